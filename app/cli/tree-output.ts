@@ -1,0 +1,113 @@
+/** `arbor tree`: the index as JSON, or as an indented tree in the manner of Pi's `/tree`. */
+
+import type { SessionIndex } from "../../shared/session/index.ts";
+
+export interface TreeJsonNode {
+  id: string;
+  parentId: string | null;
+  /** The parent the entry names, when the tree could not use it (orphan, self-parent, cycle). */
+  declaredParentId?: string | null;
+  children: string[];
+  type: string;
+  role?: string;
+  label?: string;
+  depth: number;
+  line: number;
+}
+
+export interface TreeJson {
+  leafId: string | null;
+  roots: string[];
+  orphans: string[];
+  sessionName: string | null;
+  parentSession: string | null;
+  /** In depth-first order, children in Pi's order. */
+  nodes: TreeJsonNode[];
+}
+
+/** Depth-first, children in order; iterative so a 100k-deep chain does not overflow the stack. */
+export function walkDepthFirst(index: SessionIndex, visit: (id: string) => void): void {
+  const stack = [...index.roots].reverse();
+  while (stack.length > 0) {
+    const id = stack.pop()!;
+    visit(id);
+    const children = index.nodes.get(id)!.children;
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
+}
+
+export function treeJson(index: SessionIndex): TreeJson {
+  const nodes: TreeJsonNode[] = [];
+  walkDepthFirst(index, (id) => {
+    const node = index.nodes.get(id)!;
+    const out: TreeJsonNode = {
+      id,
+      parentId: node.parentId,
+      children: node.children,
+      type: node.entry.type,
+      depth: node.depth,
+      line: node.line,
+    };
+    const declared = node.entry.parentId;
+    if (declared !== node.parentId) out.declaredParentId = typeof declared === "string" ? declared : null;
+    const role = index.facts(id)?.role;
+    if (role) out.role = role;
+    const label = index.labels.get(id)?.label;
+    if (label) out.label = label;
+    nodes.push(out);
+  });
+  return {
+    leafId: index.leafId,
+    roots: index.roots,
+    orphans: index.orphans,
+    sessionName: index.sessionName ?? null,
+    parentSession: index.parentSession ?? null,
+    nodes,
+  };
+}
+
+/**
+ * A chain without branches stays at one indent; each branch point indents its
+ * children with `├─`/`└─`, as Pi's `/tree` does. `*` marks the file's leaf.
+ */
+export function renderTreeText(index: SessionIndex, write: (line: string) => void): void {
+  const stack: { id: string; prefix: string; glyph: string; childPrefix: string }[] = [];
+  const roots = index.roots;
+  for (let i = roots.length - 1; i >= 0; i--) {
+    const last = i === roots.length - 1;
+    stack.push({
+      id: roots[i]!,
+      prefix: "",
+      glyph: roots.length > 1 ? (last ? "└─ " : "├─ ") : "",
+      childPrefix: roots.length > 1 ? (last ? "   " : "│  ") : "",
+    });
+  }
+  while (stack.length > 0) {
+    const { id, prefix, glyph, childPrefix } = stack.pop()!;
+    write(`${prefix}${glyph}${describeNode(index, id)}`);
+    const children = index.nodes.get(id)!.children;
+    if (children.length === 1) {
+      stack.push({ id: children[0]!, prefix: childPrefix, glyph: "", childPrefix });
+      continue;
+    }
+    for (let i = children.length - 1; i >= 0; i--) {
+      const last = i === children.length - 1;
+      stack.push({
+        id: children[i]!,
+        prefix: childPrefix,
+        glyph: last ? "└─ " : "├─ ",
+        childPrefix: childPrefix + (last ? "   " : "│  "),
+      });
+    }
+  }
+}
+
+function describeNode(index: SessionIndex, id: string): string {
+  const facts = index.facts(id)!;
+  const label = index.labels.get(id)?.label;
+  const marks = `${id === index.leafId ? " *" : ""}${label ? ` [${label}]` : ""}`;
+  const preview = facts.preview
+    ? `: ${facts.preview.length > 70 ? `${facts.preview.slice(0, 69)}…` : facts.preview}`
+    : "";
+  return `${id} ${facts.kind}${marks}${preview}`;
+}

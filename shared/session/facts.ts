@@ -1,0 +1,181 @@
+/**
+ * Per-entry facts the views need without reading a whole body each time:
+ * the role, a one-line preview, the tools called, and Pi's token estimate
+ * (chars / 4, images 4,800 chars, as `estimateTokens` in Pi's compaction).
+ */
+
+import type { SessionEntry } from "./types.ts";
+
+export interface EntryFacts {
+  /** The message role for message entries; the entry type otherwise. */
+  kind: string;
+  role: string | undefined;
+  /** First non-empty line of the entry's main text, at most 200 characters. */
+  preview: string;
+  toolNames: string[];
+  /** Pi's estimate of the tokens this entry adds to a context. */
+  tokenEstimate: number;
+  /** Assistant messages: stopped by an error or aborted. Tool results: `isError`. */
+  isError: boolean;
+  /** Assistant message whose content is tool calls only (Pi's default `/tree` filter hides these). */
+  toolCallsOnly: boolean;
+}
+
+const PREVIEW_LENGTH = 200;
+const IMAGE_CHARS = 4800;
+
+export function entryFacts(entry: SessionEntry): EntryFacts {
+  const facts: EntryFacts = {
+    kind: entry.type,
+    role: undefined,
+    preview: "",
+    toolNames: [],
+    tokenEstimate: 0,
+    isError: false,
+    toolCallsOnly: false,
+  };
+  switch (entry.type) {
+    case "message": {
+      const message = entry.message as unknown;
+      if (!isRecord(message)) break;
+      const role = typeof message.role === "string" ? message.role : undefined;
+      facts.role = role;
+      facts.kind = role ?? "message";
+      describeMessage(message, facts);
+      break;
+    }
+    case "custom_message":
+      facts.preview = firstLine(textOf(entry.content));
+      facts.tokenEstimate = Math.ceil(contentChars(entry.content) / 4);
+      break;
+    case "compaction":
+    case "branch_summary":
+      facts.preview = firstLine(typeof entry.summary === "string" ? entry.summary : "");
+      facts.tokenEstimate = Math.ceil((typeof entry.summary === "string" ? entry.summary.length : 0) / 4);
+      break;
+    case "model_change":
+      facts.preview = `${String(entry.provider)}/${String(entry.modelId)}`;
+      break;
+    case "thinking_level_change":
+      facts.preview = String(entry.thinkingLevel);
+      break;
+    case "label":
+      facts.preview = entry.label ? String(entry.label) : "(label cleared)";
+      break;
+    case "session_info":
+      facts.preview =
+        typeof entry.name === "string" && entry.name.trim() ? entry.name.trim() : "(name cleared)";
+      break;
+    case "custom":
+      facts.preview = String(entry.customType);
+      break;
+    case "context_edit":
+      facts.preview =
+        entry.replacement === null ? `drop ${String(entry.targetId)}` : `edit ${String(entry.targetId)}`;
+      break;
+    default:
+      break;
+  }
+  return facts;
+}
+
+function describeMessage(message: Record<string, unknown>, facts: EntryFacts): void {
+  const content = message.content;
+  switch (message.role) {
+    case "assistant": {
+      let chars = 0;
+      let text = "";
+      let onlyToolCalls = Array.isArray(content) && content.length > 0;
+      if (Array.isArray(content)) {
+        for (const block of content) {
+          if (!isRecord(block)) continue;
+          if (block.type === "text" && typeof block.text === "string") {
+            chars += block.text.length;
+            text ||= block.text.trim() ? block.text : "";
+            onlyToolCalls = false;
+          } else if (block.type === "thinking" && typeof block.thinking === "string") {
+            chars += block.thinking.length;
+            onlyToolCalls = false;
+          } else if (block.type === "toolCall") {
+            const name = typeof block.name === "string" ? block.name : "?";
+            facts.toolNames.push(name);
+            chars += name.length + (JSON.stringify(block.arguments ?? null)?.length ?? 0);
+          } else {
+            onlyToolCalls = false;
+          }
+        }
+      }
+      facts.tokenEstimate = Math.ceil(chars / 4);
+      facts.isError = message.stopReason === "error" || message.stopReason === "aborted";
+      facts.toolCallsOnly = onlyToolCalls;
+      facts.preview = firstLine(text) || (facts.toolNames.length > 0 ? facts.toolNames.join(", ") : "");
+      if (!facts.preview && typeof message.errorMessage === "string")
+        facts.preview = firstLine(message.errorMessage);
+      break;
+    }
+    case "toolResult":
+      if (typeof message.toolName === "string") facts.toolNames.push(message.toolName);
+      facts.isError = message.isError === true;
+      facts.preview = firstLine(textOf(content));
+      facts.tokenEstimate = Math.ceil(contentChars(content) / 4);
+      break;
+    case "bashExecution": {
+      const command = typeof message.command === "string" ? message.command : "";
+      const output = typeof message.output === "string" ? message.output : "";
+      facts.preview = firstLine(command);
+      facts.isError = typeof message.exitCode === "number" && message.exitCode !== 0;
+      facts.tokenEstimate = Math.ceil((command.length + output.length) / 4);
+      break;
+    }
+    case "branchSummary":
+    case "compactionSummary": {
+      const summary = typeof message.summary === "string" ? message.summary : "";
+      facts.preview = firstLine(summary);
+      facts.tokenEstimate = Math.ceil(summary.length / 4);
+      break;
+    }
+    default:
+      facts.preview = firstLine(textOf(content));
+      facts.tokenEstimate = Math.ceil(contentChars(content) / 4);
+      break;
+  }
+}
+
+/** The text of string or block content (text blocks joined by newlines). */
+export function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  const parts: string[] = [];
+  for (const block of content) {
+    if (isRecord(block) && block.type === "text" && typeof block.text === "string") parts.push(block.text);
+  }
+  return parts.join("\n");
+}
+
+function contentChars(content: unknown): number {
+  if (typeof content === "string") return content.length;
+  if (!Array.isArray(content)) return 0;
+  let chars = 0;
+  for (const block of content) {
+    if (!isRecord(block)) continue;
+    if (block.type === "text" && typeof block.text === "string") chars += block.text.length;
+    else if (block.type === "image") chars += IMAGE_CHARS;
+  }
+  return chars;
+}
+
+export function firstLine(text: string): string {
+  let start = 0;
+  // Skip leading blank lines without splitting the whole (possibly huge) text.
+  for (;;) {
+    const end = text.indexOf("\n", start);
+    const line = (end === -1 ? text.slice(start, start + PREVIEW_LENGTH * 4) : text.slice(start, end)).trim();
+    if (line || end === -1)
+      return line.length > PREVIEW_LENGTH ? `${line.slice(0, PREVIEW_LENGTH - 1)}…` : line;
+    start = end + 1;
+  }
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

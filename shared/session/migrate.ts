@@ -1,0 +1,100 @@
+/**
+ * In-memory migration of version 1 and 2 files to version 3, with Pi's
+ * semantics. Pi rewrites the file when it migrates; Arbor never does. Pi gives
+ * v1 entries random ids; Arbor derives them from the line's bytes and
+ * position, so the same file gets the same ids every time it is opened.
+ */
+
+import type { EntryRecord, ParsedSession } from "./parse.ts";
+import { problem } from "./problems.ts";
+import { CURRENT_SESSION_VERSION } from "./types.ts";
+
+export function sessionVersion(parsed: ParsedSession): number {
+  const version = parsed.header?.version;
+  return typeof version === "number" ? version : 1;
+}
+
+/** Migrates `parsed.records` in place (objects are copied before they change). Returns the original version. */
+export function migrateInMemory(parsed: ParsedSession): number {
+  const version = sessionVersion(parsed);
+  if (version < CURRENT_SESSION_VERSION) {
+    parsed.problems.push(
+      problem(
+        "legacy-version",
+        parsed.headerLine ?? 1,
+        `A version ${version} session; it is read as version ${CURRENT_SESSION_VERSION} in memory and the file is left as it is (Pi would rewrite it).`,
+      ),
+    );
+  } else if (version > CURRENT_SESSION_VERSION) {
+    parsed.problems.push(
+      problem(
+        "future-version",
+        parsed.headerLine ?? 1,
+        `A version ${version} session, newer than this Arbor knows (${CURRENT_SESSION_VERSION}); it is read as version ${CURRENT_SESSION_VERSION}.`,
+      ),
+    );
+  }
+  if (version < 2) migrateV1ToV2(parsed.records);
+  if (version < 3) migrateV2ToV3(parsed.records);
+  return version;
+}
+
+function migrateV1ToV2(records: EntryRecord[]): void {
+  const used = new Set<string>();
+  const byPiIndex = new Map<number, EntryRecord>();
+  for (const record of records) byPiIndex.set(record.piIndex, record);
+  let previousId: string | null = null;
+  for (const record of records) {
+    const value: Record<string, unknown> = { ...record.value };
+    const id = deterministicId(record, used);
+    value.id = id;
+    value.parentId = previousId;
+    previousId = id;
+    if (value.type === "compaction" && typeof value.firstKeptEntryIndex === "number") {
+      // Pi resolves the index against its list as it migrates, so only earlier
+      // entries have their new id yet; a later target keeps whatever id it had.
+      const target = byPiIndex.get(value.firstKeptEntryIndex);
+      if (target) value.firstKeptEntryId = target.value.id;
+      delete value.firstKeptEntryIndex;
+    }
+    record.value = value;
+  }
+}
+
+function migrateV2ToV3(records: EntryRecord[]): void {
+  for (const record of records) {
+    const value = record.value;
+    if (value.type !== "message") continue;
+    const message = value.message;
+    if (
+      typeof message === "object" &&
+      message !== null &&
+      (message as { role?: unknown }).role === "hookMessage"
+    ) {
+      record.value = { ...value, message: { ...message, role: "custom" } };
+    }
+  }
+}
+
+/** 8 hex characters from FNV-1a over the line's position and its first bytes of JSON, unique within the file. */
+function deterministicId(record: EntryRecord, used: Set<string>): string {
+  const seed = `${record.line}:${record.offset}:${record.byteLength}:${String(record.value.timestamp ?? "")}`;
+  for (let salt = 0; ; salt++) {
+    const id = fnv1a32(salt === 0 ? seed : `${seed}#${salt}`)
+      .toString(16)
+      .padStart(8, "0");
+    if (!used.has(id)) {
+      used.add(id);
+      return id;
+    }
+  }
+}
+
+function fnv1a32(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash >>> 0;
+}

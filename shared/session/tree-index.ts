@@ -1,0 +1,414 @@
+/**
+ * The tree index: every entry by id, children in Pi's order, roots, depth,
+ * the file's leaf, resolved labels, the session name. Built in one linear
+ * pass over the parsed records (plus sorting children, which is linear when
+ * they are already in order, as they almost always are).
+ *
+ * Damage is reported and worked around the way Pi reads it where Pi reads it
+ * at all: a later duplicate id wins; an entry whose parent is missing is a
+ * root; a parent cycle, which makes Pi loop forever, is broken at its
+ * earliest line.
+ */
+
+import { entryFacts, type EntryFacts } from "./facts.ts";
+import { migrateInMemory } from "./migrate.ts";
+import type { EntryRecord, ParsedSession } from "./parse.ts";
+import { type Problem, problem } from "./problems.ts";
+import { KNOWN_ENTRY_TYPES, KNOWN_ROLES, type SessionEntry, type SessionHeader } from "./types.ts";
+
+export interface TreeNode {
+  readonly id: string;
+  readonly entry: SessionEntry;
+  /** 1-based line of the entry (the later one, for a duplicate id). */
+  readonly line: number;
+  readonly offset: number;
+  readonly byteLength: number;
+  /** Parent in the tree: `null` for roots, orphans and the entry where a cycle was broken. */
+  parentId: string | null;
+  /** Child ids in Pi's `/tree` order: by timestamp, file order on ties. */
+  readonly children: string[];
+  depth: number;
+}
+
+export interface LabelState {
+  label: string;
+  timestamp: string;
+}
+
+export interface SessionIndex {
+  header: SessionHeader | null;
+  headerLine: number | null;
+  /** The version the file declares (1 when missing); entries are always version 3 in memory. */
+  version: number;
+  /** Every entry in file order, as Pi's `getEntries()` lists them (an overridden duplicate too). */
+  entries: SessionEntry[];
+  /** Line of each of `entries`. */
+  entryLines: number[];
+  /** Pi's `byId`: the later line wins for a duplicate id. */
+  byId: Map<string, SessionEntry>;
+  nodes: Map<string, TreeNode>;
+  /** Root ids in file order (true roots, orphans, broken cycles). */
+  roots: string[];
+  /** Entries whose parent is not in the file. */
+  orphans: string[];
+  /** The last entry in file order: where Pi resumes. `null` for an empty session. */
+  leafId: string | null;
+  labels: Map<string, LabelState>;
+  sessionName: string | undefined;
+  parentSession: string | undefined;
+  problems: Problem[];
+  byteLength: number;
+  lineCount: number;
+  unterminatedLastLine: ParsedSession["unterminatedLastLine"];
+  /** Role, preview, tool names and token estimate of an entry, computed once when first asked. */
+  facts(id: string): EntryFacts | undefined;
+}
+
+/** Builds the index; `parsed` is migrated in memory first and should not be reused. */
+export function buildSessionIndex(parsed: ParsedSession): SessionIndex {
+  const version = migrateInMemory(parsed);
+  const problems = parsed.problems;
+  const entries: SessionEntry[] = [];
+  const entryLines: number[] = [];
+  const byId = new Map<string, SessionEntry>();
+  const nodes = new Map<string, TreeNode>();
+  const firstLineOfId = new Map<string, number>();
+  const labels = new Map<string, LabelState>();
+  let sessionName: string | undefined;
+
+  for (const record of parsed.records) {
+    const entry = validateEntry(record, problems);
+    entries.push(entry);
+    entryLines.push(record.line);
+    const previous = nodes.get(entry.id);
+    if (previous) {
+      const first = firstLineOfId.get(entry.id) ?? previous.line;
+      problems.push(
+        problem(
+          "duplicate-id",
+          previous.line,
+          `Entry id "${entry.id}" is used again at line ${record.line}; that later line wins, as in Pi.`,
+          { relatedLine: record.line, entryId: entry.id },
+        ),
+        problem(
+          "duplicate-id",
+          record.line,
+          `Entry id "${entry.id}" was already used at line ${first}; this line replaces it, as in Pi.`,
+          { relatedLine: first, entryId: entry.id },
+        ),
+      );
+    } else {
+      firstLineOfId.set(entry.id, record.line);
+    }
+    byId.set(entry.id, entry);
+    nodes.set(entry.id, {
+      id: entry.id,
+      entry,
+      line: record.line,
+      offset: record.offset,
+      byteLength: record.byteLength,
+      parentId: null,
+      children: [],
+      depth: 0,
+    });
+    if (entry.type === "label") applyLabel(labels, entry);
+    if (entry.type === "session_info") {
+      const name = entry.name;
+      sessionName = typeof name === "string" ? name.trim() || undefined : undefined;
+    }
+  }
+
+  const { roots, orphans } = linkParents(nodes, problems);
+  sortChildren(nodes);
+  assignDepths(nodes, roots);
+
+  const lastEntry = entries[entries.length - 1];
+  const factsCache = new Map<string, EntryFacts>();
+  const header = parsed.header;
+  const parentSession = typeof header?.parentSession === "string" ? header.parentSession : undefined;
+  return {
+    header,
+    headerLine: parsed.headerLine,
+    version,
+    entries,
+    entryLines,
+    byId,
+    nodes,
+    roots,
+    orphans,
+    leafId: lastEntry ? lastEntry.id : null,
+    labels,
+    sessionName,
+    parentSession,
+    problems: problems.sort((a, b) => a.line - b.line),
+    byteLength: parsed.byteLength,
+    lineCount: parsed.lineCount,
+    unterminatedLastLine: parsed.unterminatedLastLine,
+    facts(id) {
+      let facts = factsCache.get(id);
+      if (facts) return facts;
+      const entry = byId.get(id);
+      if (!entry) return undefined;
+      facts = entryFacts(entry);
+      factsCache.set(id, facts);
+      return facts;
+    },
+  };
+}
+
+function applyLabel(labels: Map<string, LabelState>, entry: SessionEntry & { type: "label" }): void {
+  const target = entry.targetId;
+  if (typeof target !== "string") return;
+  // Pi: a truthy label sets it; anything else (absent, undefined, "") clears it.
+  if (entry.label) labels.set(target, { label: String(entry.label), timestamp: entry.timestamp });
+  else labels.delete(target);
+}
+
+/** Checks the fields the index relies on. Returns the entry to index (copied if a field had to be filled in). */
+function validateEntry(record: EntryRecord, problems: Problem[]): SessionEntry {
+  const value = record.value;
+  const line = record.line;
+  let patched: Record<string, unknown> | null = null;
+  const patch = () => {
+    patched ??= { ...value };
+    return patched;
+  };
+  if (typeof value.id !== "string" || value.id.length === 0) {
+    const id = `line-${line}`;
+    problems.push(
+      problem(
+        "missing-id",
+        line,
+        `The entry has no id; it is shown as "${id}" and nothing can refer to it.`,
+        {
+          entryId: id,
+        },
+      ),
+    );
+    patch().id = id;
+  }
+  const id = (patched ?? value).id as string;
+  if (typeof value.type !== "string") {
+    problems.push(
+      problem("missing-type", line, "The entry has no type; it is shown as an unknown entry.", {
+        entryId: id,
+      }),
+    );
+    patch().type = "unknown";
+  } else if (!KNOWN_ENTRY_TYPES.has(value.type)) {
+    problems.push(
+      problem(
+        "unknown-type",
+        line,
+        `Unknown entry type "${value.type}"; it is shown but takes no part in context.`,
+        {
+          entryId: id,
+        },
+      ),
+    );
+  }
+  if (!("parentId" in value)) {
+    problems.push(
+      problem("missing-parent-id", line, "The entry has no parentId; it is shown as a root.", {
+        entryId: id,
+      }),
+    );
+  } else if (value.parentId !== null && typeof value.parentId !== "string") {
+    problems.push(
+      problem(
+        "invalid-field",
+        line,
+        "The entry's parentId is neither a string nor null; it is shown as a root.",
+        {
+          entryId: id,
+        },
+      ),
+    );
+  }
+  if (typeof value.timestamp !== "string") {
+    problems.push(
+      problem("invalid-field", line, "The entry's timestamp is not a string; it sorts with unknown time.", {
+        entryId: id,
+      }),
+    );
+  }
+  if (value.type === "message") {
+    const message = value.message;
+    if (typeof message !== "object" || message === null || Array.isArray(message)) {
+      problems.push(
+        problem(
+          "invalid-field",
+          line,
+          "The message entry has no message object; it takes no part in context.",
+          {
+            entryId: id,
+          },
+        ),
+      );
+    } else {
+      const role = (message as { role?: unknown }).role;
+      if (typeof role !== "string") {
+        problems.push(
+          problem("invalid-field", line, "The message has no role; it is shown as an unknown message.", {
+            entryId: id,
+          }),
+        );
+      } else if (!KNOWN_ROLES.has(role)) {
+        problems.push(
+          problem(
+            "unknown-role",
+            line,
+            `Unknown message role "${role}"; it is shown but never sent to a model.`,
+            {
+              entryId: id,
+            },
+          ),
+        );
+      }
+    }
+  }
+  return (patched ?? value) as SessionEntry;
+}
+
+/** The parent an entry declares, if it is a usable id. */
+export function declaredParentId(entry: SessionEntry): string | null {
+  const parentId: unknown = entry.parentId;
+  return typeof parentId === "string" && parentId.length > 0 ? parentId : null;
+}
+
+function linkParents(
+  nodes: Map<string, TreeNode>,
+  problems: Problem[],
+): { roots: string[]; orphans: string[] } {
+  const orphans: string[] = [];
+  for (const node of nodes.values()) {
+    const parentId = declaredParentId(node.entry);
+    if (parentId === null) continue;
+    if (parentId === node.id) {
+      problems.push(
+        problem(
+          "self-parent",
+          node.line,
+          `Entry "${node.id}" names itself as its parent; it is shown as a root.`,
+          {
+            entryId: node.id,
+          },
+        ),
+      );
+      continue;
+    }
+    if (!nodes.has(parentId)) {
+      orphans.push(node.id);
+      problems.push(
+        problem(
+          "orphan",
+          node.line,
+          `Entry "${node.id}" has parent "${parentId}", which is not in the file; it is shown as a root.`,
+          { entryId: node.id },
+        ),
+      );
+      continue;
+    }
+    node.parentId = parentId;
+  }
+  breakCycles(nodes, problems);
+  const roots: string[] = [];
+  for (const node of nodes.values()) {
+    if (node.parentId === null) roots.push(node.id);
+    else nodes.get(node.parentId)!.children.push(node.id);
+  }
+  // `nodes` iterates in first-insertion order; Pi lists roots and children in file order of the winning line.
+  roots.sort((a, b) => nodes.get(a)!.line - nodes.get(b)!.line);
+  for (const node of nodes.values()) {
+    if (node.children.length > 1 && !isSortedByLine(nodes, node.children)) {
+      node.children.sort((a, b) => nodes.get(a)!.line - nodes.get(b)!.line);
+    }
+  }
+  return { roots, orphans };
+}
+
+function isSortedByLine(nodes: Map<string, TreeNode>, ids: string[]): boolean {
+  for (let i = 1; i < ids.length; i++) {
+    if (nodes.get(ids[i - 1]!)!.line > nodes.get(ids[i]!)!.line) return false;
+  }
+  return true;
+}
+
+/** Finds every parent cycle in linear time and cuts each at its member with the earliest line. */
+function breakCycles(nodes: Map<string, TreeNode>, problems: Problem[]): void {
+  // 0 = unvisited, otherwise the number of the walk that first reached the node.
+  const walkOf = new Map<string, number>();
+  let walk = 0;
+  for (const start of nodes.values()) {
+    if (walkOf.has(start.id)) continue;
+    walk += 1;
+    const path: TreeNode[] = [];
+    let node: TreeNode | undefined = start;
+    while (node && !walkOf.has(node.id)) {
+      walkOf.set(node.id, walk);
+      path.push(node);
+      node = node.parentId === null ? undefined : nodes.get(node.parentId);
+    }
+    if (!node || walkOf.get(node.id) !== walk) continue;
+    // `node` was reached twice in this walk: the cycle is path[index of node ..].
+    const cycle = path.slice(path.indexOf(node));
+    let cut = cycle[0]!;
+    for (const member of cycle) if (member.line < cut.line) cut = member;
+    const lines = cycle.map((member) => member.line).sort((a, b) => a - b);
+    const next = cycle[(cycle.indexOf(cut) + 1) % cycle.length]!;
+    problems.push(
+      problem(
+        "cycle",
+        cut.line,
+        `Entries on lines ${lines.join(", ")} are each other's ancestors (Pi would hang); "${cut.id}" is shown as a root.`,
+        { entryId: cut.id, relatedLine: next.line },
+      ),
+    );
+    cut.parentId = null;
+  }
+}
+
+/** Pi's `/tree` order: a stable sort of each child list by `new Date(timestamp)`. */
+function sortChildren(nodes: Map<string, TreeNode>): void {
+  const time = (id: string) => new Date(nodes.get(id)!.entry.timestamp).getTime();
+  for (const node of nodes.values()) {
+    const children = node.children;
+    if (children.length < 2) continue;
+    let sorted = true;
+    for (let i = 1; i < children.length && sorted; i++) {
+      if (!(time(children[i - 1]!) <= time(children[i]!))) sorted = false;
+    }
+    // The same comparator as Pi's, NaN included, so even odd timestamps order the same way.
+    if (!sorted) children.sort((a, b) => time(a) - time(b));
+  }
+}
+
+function assignDepths(nodes: Map<string, TreeNode>, roots: string[]): void {
+  const stack: TreeNode[] = [];
+  for (const id of roots) {
+    const root = nodes.get(id)!;
+    root.depth = 0;
+    stack.push(root);
+  }
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    for (const childId of node.children) {
+      const child = nodes.get(childId)!;
+      child.depth = node.depth + 1;
+      stack.push(child);
+    }
+  }
+}
+
+/** Ids from a root down to `id` along tree parents (cycle-free by construction). */
+export function pathToRoot(index: SessionIndex, id: string): string[] {
+  const path: string[] = [];
+  let node = index.nodes.get(id);
+  while (node) {
+    path.push(node.id);
+    node = node.parentId === null ? undefined : index.nodes.get(node.parentId);
+  }
+  return path.reverse();
+}
+
+export type { EntryFacts };
