@@ -52,8 +52,9 @@ export class LineSplitter {
       start = newline + 1;
     }
     if (start < chunk.length) {
-      // Copy: the caller may reuse its buffer for the next read.
-      this.pending.push(chunk.slice(start));
+      // Copy: the caller may reuse its buffer for the next read. (Not `slice`:
+      // on a Node Buffer that is a view, not a copy.)
+      this.pending.push(Uint8Array.prototype.slice.call(chunk, start));
       this.pendingLength += chunk.length - start;
     }
   }
