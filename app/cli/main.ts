@@ -18,6 +18,7 @@ import {
   buildSessionProjection,
   contextGraphOf,
   convertToLlm,
+  isRecord,
   type SessionIndex,
 } from "../../shared/session/index.ts";
 import { readSessionFile } from "../store/read-session-file.ts";
@@ -192,10 +193,14 @@ export function sessionStats(file: string, index: SessionIndex, parseMs: number)
   let maxDepth = 0;
   let branchPoints = 0;
   let leaves = 0;
-  for (const node of index.nodes.values()) {
-    byType[node.entry.type] = (byType[node.entry.type] ?? 0) + 1;
-    const role = index.facts(node.id)?.role;
+  // Every entry line counts, an overridden duplicate id too, so the counts add up to `entries`.
+  for (const entry of index.entries) {
+    byType[entry.type] = (byType[entry.type] ?? 0) + 1;
+    const message: unknown = entry.type === "message" ? entry.message : undefined;
+    const role = isRecord(message) && typeof message.role === "string" ? message.role : undefined;
     if (role) byRole[role] = (byRole[role] ?? 0) + 1;
+  }
+  for (const node of index.nodes.values()) {
     if (node.depth > maxDepth) maxDepth = node.depth;
     if (node.children.length > 1) branchPoints++;
     if (node.children.length === 0) leaves++;

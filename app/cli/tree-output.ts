@@ -67,36 +67,38 @@ export function treeJson(index: SessionIndex): TreeJson {
 }
 
 /**
- * A chain without branches stays at one indent; each branch point indents its
- * children with `├─`/`└─`, as Pi's `/tree` does. `*` marks the file's leaf.
+ * Indented as Pi's `/tree` indents (`flattenTree` in its tree selector): a
+ * chain without branches stays at one indent; the children of a branch point
+ * get `├─`/`└─` one level in, and the chain below each of them one level
+ * further; several roots (orphans, cut cycles) sit at the left edge with
+ * their descendants one level in. Children keep Pi's order (by timestamp;
+ * Pi's selector also lifts the branch holding the current leaf to the top).
+ * `*` marks the file's leaf. Iterative, so a 100k-deep chain is fine.
  */
 export function renderTreeText(index: SessionIndex, write: (line: string) => void): void {
-  const stack: { id: string; prefix: string; glyph: string; childPrefix: string }[] = [];
+  // `prefix`: what precedes this node's text; `under`: what its descendants inherit from the levels above;
+  // `branched`: the node is a child of a branch point (or one of several roots), so its chain steps in once.
+  const stack: { id: string; prefix: string; under: string; branched: boolean }[] = [];
   const roots = index.roots;
   for (let i = roots.length - 1; i >= 0; i--) {
-    const last = i === roots.length - 1;
-    stack.push({
-      id: roots[i]!,
-      prefix: "",
-      glyph: roots.length > 1 ? (last ? "└─ " : "├─ ") : "",
-      childPrefix: roots.length > 1 ? (last ? "   " : "│  ") : "",
-    });
+    stack.push({ id: roots[i]!, prefix: "", under: "", branched: roots.length > 1 });
   }
   while (stack.length > 0) {
-    const { id, prefix, glyph, childPrefix } = stack.pop()!;
-    write(`${prefix}${glyph}${describeNode(index, id)}`);
+    const { id, prefix, under, branched } = stack.pop()!;
+    write(`${prefix}${describeNode(index, id)}`);
     const children = index.nodes.get(id)!.children;
     if (children.length === 1) {
-      stack.push({ id: children[0]!, prefix: childPrefix, glyph: "", childPrefix });
+      const next = branched ? `${under}   ` : under;
+      stack.push({ id: children[0]!, prefix: next, under: next, branched: false });
       continue;
     }
     for (let i = children.length - 1; i >= 0; i--) {
       const last = i === children.length - 1;
       stack.push({
         id: children[i]!,
-        prefix: childPrefix,
-        glyph: last ? "└─ " : "├─ ",
-        childPrefix: childPrefix + (last ? "   " : "│  "),
+        prefix: under + (last ? "└─ " : "├─ "),
+        under: under + (last ? "   " : "│  "),
+        branched: true,
       });
     }
   }
