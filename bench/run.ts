@@ -1,0 +1,556 @@
+/**
+ * Arbor against Pi's own code, in one run, reported as ratios.
+ *
+ *   npx tsx bench/run.ts [--huge] [--reps N] [--only NAME,...]   (npm run bench)
+ *
+ * Every measurement is its own child process (bench/worker.ts, bundled with
+ * esbuild into bench/data/.build/ so Pi and Arbor run in the same plain
+ * `node`, without a TypeScript loader), so peak RSS belongs to one run.
+ * Runs are interleaved (rep 1 of every implementation, then rep 2, ...) and
+ * the median is reported. Results: a table on stdout and
+ * bench/results/latest.json. See bench/README.md.
+ */
+
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, totalmem } from "node:os";
+import { join } from "node:path";
+import { BENCH_DIR, DATA_DIR, ensureFiles, type GeneratedFile } from "./generate.ts";
+import type { WorkerResult } from "./worker.ts";
+
+const args = process.argv.slice(2);
+const HUGE = args.includes("--huge");
+const REPS = Number(argValue("--reps") ?? 3);
+const ONLY = argValue("--only")?.split(",");
+const CONTEXT_REPS = 7;
+const CONTEXT_REPS_PI073 = 5;
+const RESULTS_DIR = join(BENCH_DIR, "results");
+const ROOT = join(BENCH_DIR, "..");
+
+function argValue(name: string): string | undefined {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : undefined;
+}
+
+const OPEN_OPS = ["floor", "pi073-open", "pi16-open", "arbor-open"] as const;
+type OpenOp = (typeof OPEN_OPS)[number];
+const OP_LABEL: Record<string, string> = {
+  floor: "floor",
+  "pi073-open": "Pi 0.73",
+  "pi16-open": "Pi 1.6",
+  "arbor-open": "Arbor",
+  "pi073-context": "Pi 0.73",
+  "pi16-context": "Pi 1.6",
+  "arbor-context": "Arbor",
+};
+
+interface Measurement extends WorkerResult {
+  /** Peak RSS seen from outside (/proc VmHWM, polled): the only figure when the worker died. */
+  polledPeakKB: number;
+  exit: string;
+  stderrTail?: string;
+}
+
+// ---------------------------------------------------------------------------
+// Worker
+
+interface WorkerCommand {
+  mode: "bundle" | "tsx";
+  argv: string[];
+}
+
+async function prepareWorker(): Promise<WorkerCommand> {
+  const outdir = join(DATA_DIR, ".build");
+  try {
+    const esbuild = await import("esbuild");
+    await esbuild.build({
+      entryPoints: [join(BENCH_DIR, "worker.ts")],
+      outdir,
+      bundle: true,
+      splitting: true,
+      format: "esm",
+      platform: "node",
+      target: "node20",
+      outExtension: { ".js": ".mjs" },
+      logLevel: "warning",
+    });
+    return { mode: "bundle", argv: [join(outdir, "worker.mjs")] };
+  } catch (error) {
+    console.warn(`esbuild bundle failed (${String(error)}); running the worker through tsx instead`);
+    return { mode: "tsx", argv: ["--import", "tsx", join(BENCH_DIR, "worker.ts")] };
+  }
+}
+
+function readPeakKB(pid: number): number {
+  try {
+    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function measure(
+  worker: WorkerCommand,
+  op: string,
+  file: string,
+  options: { reps?: number; timeoutMs?: number } = {},
+): Promise<Measurement> {
+  return new Promise((resolvePromise) => {
+    const child = spawn(process.execPath, [...worker.argv, op, file, String(options.reps ?? 1)], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    let polledPeakKB = 0;
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr = (stderr + chunk).slice(-4000);
+    });
+    const poll = setInterval(() => {
+      if (child.pid) polledPeakKB = Math.max(polledPeakKB, readPeakKB(child.pid));
+    }, 20);
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 300_000);
+    child.on("close", (code, signal) => {
+      clearInterval(poll);
+      clearTimeout(timer);
+      const exit = signal ? `signal ${signal}` : `exit ${code}`;
+      const line = stdout.trim().split("\n").pop() ?? "";
+      let parsed: WorkerResult | undefined;
+      try {
+        parsed = line ? (JSON.parse(line) as WorkerResult) : undefined;
+      } catch {
+        parsed = undefined;
+      }
+      const result: Measurement = parsed
+        ? { ...parsed, polledPeakKB, exit }
+        : {
+            op,
+            file,
+            ok: false,
+            maxRssKB: polledPeakKB,
+            heapUsedMB: 0,
+            polledPeakKB,
+            exit,
+            error: `worker died (${exit}): ${lastErrorLine(stderr)}`,
+          };
+      if (!result.ok) result.stderrTail = stderr.slice(-1500);
+      resolvePromise(result);
+    });
+  });
+}
+
+function lastErrorLine(stderr: string): string {
+  const lines = stderr
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean);
+  return lines.find((line) => /heap out of memory|Error|error/.test(line)) ?? lines.pop() ?? "no output";
+}
+
+// ---------------------------------------------------------------------------
+// Statistics and formatting
+
+function median(values: number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+interface Summary {
+  ok: boolean;
+  runs: number;
+  medianMs: number;
+  minMs: number;
+  maxMs: number;
+  medianRssMiB: number;
+  medianCpuMs: number;
+  error?: string;
+  fileChanged?: boolean;
+}
+
+function summarize(measurements: Measurement[]): Summary {
+  const ok = measurements.filter((m) => m.ok);
+  const failed = measurements.find((m) => !m.ok);
+  const times = ok.map((m) => m.ms ?? Number.NaN);
+  const summary: Summary = {
+    ok: failed === undefined,
+    runs: measurements.length,
+    medianMs: median(times),
+    minMs: Math.min(...times),
+    maxMs: Math.max(...times),
+    medianRssMiB: median(measurements.map((m) => Math.max(m.maxRssKB, m.polledPeakKB) / 1024)),
+    medianCpuMs: median(ok.map((m) => m.cpuMs ?? Number.NaN)),
+  };
+  if (failed?.error) summary.error = failed.error;
+  if (measurements.some((m) => m.fileChanged)) summary.fileChanged = true;
+  return summary;
+}
+
+const fmtMs = (ms: number) => (Number.isFinite(ms) ? (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1)) : "-");
+const fmtMiB = (mib: number) => (Number.isFinite(mib) ? mib.toFixed(0) : "-");
+const fmtRatio = (r: number) => (Number.isFinite(r) ? r.toFixed(2) : "-");
+
+function table(rows: string[][], align: ("l" | "r")[]): string {
+  const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => (row[col] ?? "").length)));
+  return rows
+    .map((row) =>
+      row
+        .map((cell, col) => (align[col] === "l" ? cell.padEnd(widths[col]!) : cell.padStart(widths[col]!)))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
+}
+
+// ---------------------------------------------------------------------------
+// Main
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  console.log(
+    `Arbor vs Pi benchmark — node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? "?"})`,
+  );
+  const loadBefore = loadavg()[0]!;
+  if (loadBefore > cpus().length * 0.5) {
+    console.log(`note: load average ${loadBefore.toFixed(1)} before starting; absolute times will be noisy`);
+  }
+  let files = ensureFiles({ huge: HUGE, log: (line) => console.log(line) });
+  if (ONLY) files = files.filter((file) => ONLY.includes(file.name));
+  const worker = await prepareWorker();
+  console.log(`worker: ${worker.mode} (${worker.argv.join(" ")}), ${REPS} runs per measurement, median\n`);
+
+  const baseline = summarize([
+    await measure(worker, "noop", files[0]!.path),
+    await measure(worker, "noop", files[0]!.path),
+    await measure(worker, "noop", files[0]!.path),
+  ]);
+
+  const open: Record<string, Record<OpenOp, Summary>> = {};
+  const raw: Measurement[] = [];
+  const standard = files.filter((file) => file.name !== "mb700");
+  for (const file of standard) {
+    const runs: Record<string, Measurement[]> = {};
+    for (let rep = 0; rep < REPS; rep++) {
+      // rotate the order each repetition so no implementation always runs first
+      const order = OPEN_OPS.map((_, i) => OPEN_OPS[(i + rep) % OPEN_OPS.length]!);
+      for (const op of order) {
+        const m = await measure(worker, op, file.path);
+        raw.push(m);
+        const list = runs[op] ?? [];
+        list.push(m);
+        runs[op] = list;
+        if (!m.ok) console.log(`  ${file.name} ${op}: FAILED ${m.error}`);
+        if (m.fileChanged) console.log(`  ${file.name} ${op}: WARNING: Pi changed the file`);
+      }
+    }
+    open[file.name] = Object.fromEntries(OPEN_OPS.map((op) => [op, summarize(runs[op] ?? [])])) as Record<
+      OpenOp,
+      Summary
+    >;
+    checkAgreement(file, runs);
+    const s = open[file.name]!;
+    console.log(
+      `${file.name.padEnd(10)} floor ${fmtMs(s.floor.medianMs)} ms | Pi 0.73 ${fmtMs(s["pi073-open"].medianMs)} | ` +
+        `Pi 1.6 ${fmtMs(s["pi16-open"].medianMs)} | Arbor ${fmtMs(s["arbor-open"].medianMs)} ms`,
+    );
+  }
+
+  // Context at depth 100k: the chain's leaf.
+  const chain = files.find((file) => file.name === "chain100k");
+  const context: Record<string, Measurement & { medianMs: number }> = {};
+  if (chain) {
+    for (const op of ["arbor-context", "pi16-context", "pi073-context"]) {
+      const reps = op === "pi073-context" ? CONTEXT_REPS_PI073 : CONTEXT_REPS;
+      const m = await measure(worker, op, chain.path, { reps, timeoutMs: 900_000 });
+      raw.push(m);
+      if (!m.ok) console.log(`  context ${op}: FAILED ${m.error}`);
+      context[op] = { ...m, medianMs: m.ms ?? Number.NaN };
+      console.log(`context ${op.padEnd(14)} ${fmtMs(m.ms ?? Number.NaN)} ms (${m.messages} messages)`);
+    }
+    const counts = new Set(Object.values(context).map((m) => m.messages));
+    if (counts.size > 1) console.log(`  WARNING: context message counts disagree: ${[...counts].join(", ")}`);
+  }
+
+  // The huge file: one run each, RSS is the point.
+  const huge: Record<string, Summary & { exit: string; polledPeakMiB: number }> = {};
+  const hugeFile = files.find((file) => file.name === "mb700");
+  if (hugeFile) {
+    for (const op of ["arbor-open", "floor", "pi16-open", "pi073-open"]) {
+      const m = await measure(worker, op, hugeFile.path, { timeoutMs: 1_200_000 });
+      raw.push(m);
+      huge[op] = { ...summarize([m]), exit: m.exit, polledPeakMiB: m.polledPeakKB / 1024 };
+      console.log(
+        `mb700 ${op.padEnd(11)} ${m.ok ? `${fmtMs(m.ms ?? Number.NaN)} ms` : `FAILED ${m.error}`}, ` +
+          `peak RSS ${fmtMiB(Math.max(m.maxRssKB, m.polledPeakKB) / 1024)} MiB`,
+      );
+    }
+  }
+
+  // -------------------------------------------------------------------------
+  // Report
+
+  const rows: string[][] = [
+    [
+      "file",
+      "entries",
+      "MB",
+      "floor ms",
+      "Pi0.73 ms",
+      "Pi1.6 ms",
+      "Arbor ms",
+      "floor MiB",
+      "Pi0.73 MiB",
+      "Pi1.6 MiB",
+      "Arbor MiB",
+      "A/Pi1.6 ms",
+      "A/Pi1.6 cpu",
+      "A/Pi1.6 RSS",
+    ],
+  ];
+  const fileRow = (file: GeneratedFile, s: Record<string, Summary>) => {
+    const cell = (op: string, what: "ms" | "rss") => {
+      const summary = s[op];
+      if (!summary) return "-";
+      if (!summary.ok && what === "ms") return "FAIL";
+      return what === "ms" ? fmtMs(summary.medianMs) : fmtMiB(summary.medianRssMiB);
+    };
+    const a = s["arbor-open"];
+    const p = s["pi16-open"];
+    rows.push([
+      file.name,
+      String(file.entries),
+      (file.bytes / 1e6).toFixed(1),
+      cell("floor", "ms"),
+      cell("pi073-open", "ms"),
+      cell("pi16-open", "ms"),
+      cell("arbor-open", "ms"),
+      cell("floor", "rss"),
+      cell("pi073-open", "rss"),
+      cell("pi16-open", "rss"),
+      cell("arbor-open", "rss"),
+      a?.ok && p?.ok ? fmtRatio(a.medianMs / p.medianMs) : "-",
+      a?.ok && p?.ok ? fmtRatio(a.medianCpuMs / p.medianCpuMs) : "-",
+      a && p ? fmtRatio(a.medianRssMiB / p.medianRssMiB) : "-",
+    ]);
+  };
+  for (const file of standard) fileRow(file, open[file.name]!);
+  if (hugeFile) fileRow(hugeFile, huge);
+
+  console.log(
+    `\nOpen + full tree (median of ${REPS} runs${hugeFile ? ", mb700 one run" : ""}, one process each; ` +
+      `bare worker RSS ${fmtMiB(baseline.medianRssMiB)} MiB)`,
+  );
+  console.log(table(rows, ["l", ...rows[0]!.slice(1).map(() => "r" as const)]));
+
+  if (chain) {
+    const ctxRows = [["context, depth 100k leaf", "median ms", "runs ms", "messages", "peak MiB"]];
+    for (const op of ["pi073-context", "pi16-context", "arbor-context"]) {
+      const m = context[op];
+      if (!m) continue;
+      ctxRows.push([
+        OP_LABEL[op]!,
+        m.ok ? fmtMs(m.medianMs) : "FAIL",
+        (m.runsMs ?? []).map(fmtMs).join(" "),
+        String(m.messages ?? "-"),
+        fmtMiB(m.maxRssKB / 1024),
+      ]);
+    }
+    console.log(`\nContext for the deepest leaf of chain100k (context call only, in-process repeats)`);
+    console.log(table(ctxRows, ["l", "r", "l", "r", "r"]));
+  }
+
+  // Targets
+  interface Target {
+    name: string;
+    value: number;
+    unit: string;
+    target: string;
+    /** null: not measured in this run; "info": a reference figure without a target. */
+    pass: boolean | null | "info";
+  }
+  const targets: Target[] = [];
+  const mb100 = open.mb100;
+  if (mb100) {
+    const timeRatio = mb100["arbor-open"].medianMs / mb100["pi16-open"].medianMs;
+    const rssRatio = mb100["arbor-open"].medianRssMiB / mb100["pi16-open"].medianRssMiB;
+    targets.push(
+      {
+        name: "Arbor/Pi1.6 open time, mb100",
+        value: timeRatio,
+        unit: "x",
+        target: "<= 0.5",
+        pass: timeRatio <= 0.5,
+      },
+      {
+        name: "Arbor/Pi1.6 peak RSS, mb100",
+        value: rssRatio,
+        unit: "x",
+        target: "<= 1.0 (aim 0.5)",
+        pass: rssRatio <= 1.0,
+      },
+    );
+  }
+  if (open.s100k) {
+    const rssRatio = open.s100k["arbor-open"].medianRssMiB / open.s100k["pi16-open"].medianRssMiB;
+    targets.push({
+      name: "Arbor/Pi1.6 peak RSS, s100k",
+      value: rssRatio,
+      unit: "x",
+      target: "<= 1.0 (aim 0.5)",
+      pass: rssRatio <= 1.0,
+    });
+  }
+  const ctxArbor = context["arbor-context"]?.medianMs;
+  const ctxPi073 = context["pi073-context"]?.medianMs;
+  const ctxPi16 = context["pi16-context"]?.medianMs;
+  if (ctxArbor !== undefined && ctxPi073 !== undefined) {
+    const r = ctxPi073 / ctxArbor;
+    targets.push({
+      name: "Pi0.73/Arbor context time, depth 100k",
+      value: r,
+      unit: "x",
+      target: ">= 20",
+      pass: r >= 20,
+    });
+  }
+  if (ctxArbor !== undefined && ctxPi16 !== undefined) {
+    const r = ctxArbor / ctxPi16;
+    targets.push({
+      name: "Arbor/Pi1.6 context time, depth 100k",
+      value: r,
+      unit: "x",
+      target: "<= 1.0",
+      pass: r <= 1.0,
+    });
+  }
+  if (open.s100k && open.s10k) {
+    const r = open.s100k["arbor-open"].medianMs / open.s10k["arbor-open"].medianMs;
+    targets.push({ name: "Arbor open time s100k/s10k", value: r, unit: "x", target: "<= 12", pass: r <= 12 });
+    const p = open.s100k["pi16-open"].medianMs / open.s10k["pi16-open"].medianMs;
+    targets.push({
+      name: "  (Pi 1.6 open time s100k/s10k)",
+      value: p,
+      unit: "x",
+      target: "reference",
+      pass: "info",
+    });
+  }
+  if (huge["arbor-open"]) {
+    const h = huge["arbor-open"];
+    targets.push({
+      name: "Arbor peak RSS, mb700",
+      value: h.medianRssMiB,
+      unit: "MiB",
+      target: "< 1024 MiB",
+      pass: h.ok && h.medianRssMiB < 1024,
+    });
+  } else {
+    targets.push({
+      name: "Arbor peak RSS, mb700",
+      value: Number.NaN,
+      unit: "",
+      target: "< 1024 MiB",
+      pass: null,
+    });
+  }
+  const targetRows = [["target", "measured", "wanted", "status"]];
+  for (const t of targets) {
+    targetRows.push([
+      t.name,
+      Number.isFinite(t.value) ? `${t.unit === "MiB" ? fmtMiB(t.value) : fmtRatio(t.value)} ${t.unit}` : "-",
+      t.target,
+      t.pass === null ? "not run (--huge)" : t.pass === "info" ? "" : t.pass ? "PASS" : "MISS",
+    ]);
+  }
+  console.log("\nTargets");
+  console.log(table(targetRows, ["l", "r", "l", "l"]));
+
+  if (hugeFile) {
+    console.log("\nmb700: what each implementation does");
+    for (const [op, h] of Object.entries(huge)) {
+      console.log(
+        `  ${(OP_LABEL[op] ?? op).padEnd(8)} ${h.ok ? `ok, ${fmtMs(h.medianMs)} ms` : `failed: ${h.error}`}; ` +
+          `peak RSS ${fmtMiB(h.medianRssMiB)} MiB (${h.exit})`,
+      );
+    }
+  }
+
+  const changed = raw.filter((m) => m.fileChanged);
+  if (changed.length > 0) console.log(`\nWARNING: Pi modified ${changed.length} file(s) while opening them`);
+
+  const totalSeconds = (performance.now() - started) / 1000;
+  const loadAfter = loadavg()[0]!;
+  console.log(
+    `\ntotal ${totalSeconds.toFixed(0)} s; load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after`,
+  );
+
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  // bench/results/ is gitignored but biome.json does not read .gitignore: keep `biome format .` off it.
+  const nestedBiome = join(RESULTS_DIR, "biome.json");
+  if (!existsSync(nestedBiome)) {
+    const config = {
+      root: false,
+      formatter: { enabled: false },
+      linter: { enabled: false },
+      assist: { enabled: false },
+    };
+    writeFileSync(nestedBiome, `${JSON.stringify(config, null, 2)}\n`);
+  }
+  const out = {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model,
+    totalMemMiB: Math.round(totalmem() / 2 ** 20),
+    worker: worker.mode,
+    reps: REPS,
+    totalSeconds,
+    loadAverage: { before: loadBefore, after: loadAfter },
+    files,
+    baselineRssMiB: baseline.medianRssMiB,
+    open,
+    context: Object.fromEntries(
+      Object.entries(context).map(([op, m]) => [
+        op,
+        {
+          medianMs: m.medianMs,
+          runsMs: m.runsMs,
+          messages: m.messages,
+          peakRssMiB: m.maxRssKB / 1024,
+          ok: m.ok,
+        },
+      ]),
+    ),
+    huge,
+    targets,
+    raw,
+  };
+  const json = `${JSON.stringify(out, null, 2)}\n`;
+  writeFileSync(join(RESULTS_DIR, "latest.json"), json);
+  writeFileSync(join(RESULTS_DIR, `run-${out.date.replace(/[:.]/g, "-")}.json`), json);
+  console.log(`results: ${join(RESULTS_DIR, "latest.json")}`);
+}
+
+/** All implementations must see the same tree: same node count (Pi's tree holds every entry). */
+function checkAgreement(file: GeneratedFile, runs: Record<string, Measurement[]>): void {
+  const counts = new Set<string>();
+  for (const op of OPEN_OPS) {
+    for (const m of runs[op] ?? []) {
+      if (!m.ok) continue;
+      counts.add(`${op === "floor" ? m.entries : (m.nodes ?? m.entries)}`);
+    }
+  }
+  if (counts.size > 1 || !counts.has(String(file.entries))) {
+    console.log(
+      `  WARNING ${file.name}: implementations disagree on the entry count: ${[...counts].join(", ")}`,
+    );
+  }
+}
+
+if (!existsSync(DATA_DIR)) mkdirSync(DATA_DIR, { recursive: true });
+await main();

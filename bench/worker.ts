@@ -1,0 +1,233 @@
+/**
+ * One measurement per process: `node worker.mjs OP FILE [REPS]`.
+ *
+ * Loads only the code OP needs (before the clock starts), runs the operation,
+ * and prints one JSON line: the operation's wall time (performance.now()
+ * around the call only, module loading excluded), peak RSS of the whole
+ * process (process.resourceUsage().maxRSS, KB) and a few facts about the
+ * result so every implementation is seen to have done the same work.
+ *
+ * Open operations (one timed run per process, so RSS is that run's alone):
+ *   floor      readFileSync(utf8) + split("\n") + JSON.parse of every line
+ *   pi073-open Pi 0.73 SessionManager.open(file) + getTree()
+ *   pi16-open  Pi 1.6  SessionManager.open(file) + getTree()
+ *   arbor-open Arbor openSessionFile(file) (open + full tree index)
+ *   noop       nothing: the RSS of a bare worker
+ * Context operations (file loaded first, untimed; then REPS timed runs of the
+ * context call alone for the file's leaf):
+ *   pi073-context  buildSessionContext(entries, leafId, byId) of Pi 0.73
+ *   pi16-context   buildSessionContext(entries, leafId, byId) of Pi 1.6
+ *   arbor-context  buildSessionContext(contextGraphOf(index), leafId)
+ *
+ * Pi's SessionManager may write to the file it opens (migration; 1.x adds a
+ * newline to an unterminated last line), so Pi operations refuse files
+ * outside bench/data/ and report whether the file changed.
+ */
+
+import { readFileSync, realpathSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+interface PiEntry {
+  type: string;
+  id: string;
+  parentId?: string | null;
+}
+interface PiTreeNode {
+  children: PiTreeNode[];
+}
+interface PiSessionManager {
+  getTree(): PiTreeNode[];
+  getEntries(): PiEntry[];
+  getLeafId(): string | null;
+}
+interface PiContext {
+  messages: unknown[];
+}
+interface PiModule {
+  SessionManager: { open(path: string): PiSessionManager };
+  buildSessionContext(entries: PiEntry[], leafId: string | null, byId?: Map<string, PiEntry>): PiContext;
+}
+
+export interface WorkerResult {
+  op: string;
+  file: string;
+  ok: boolean;
+  /** Wall time of the operation (open ops), or of each context call (context ops). */
+  ms?: number;
+  /** CPU time (user + system, all threads, so GC helpers too) of the same span as `ms`, open ops only. */
+  cpuMs?: number;
+  runsMs?: number[];
+  maxRssKB: number;
+  heapUsedMB: number;
+  entries?: number;
+  roots?: number;
+  nodes?: number;
+  messages?: number;
+  error?: string;
+  fileChanged?: boolean;
+}
+
+/** Worker file location → repository root (works for bench/worker.ts and for the bundle in bench/data/.build/). */
+function findRepoRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: string };
+      if (pkg.name === "arbor") return dir;
+    } catch {
+      // not here
+    }
+    dir = dirname(dir);
+  }
+  throw new Error("worker: repository root not found");
+}
+
+const ROOT = findRepoRoot();
+const PI073 = join(ROOT, "node_modules/@mariozechner/pi-coding-agent/dist/core/session-manager.js");
+const PI16 = join(ROOT, "node_modules/@earendil-works/pi-coding-agent/dist/core/session-manager.js");
+
+async function loadPi(which: "pi073" | "pi16"): Promise<PiModule> {
+  return (await import(pathToFileURL(which === "pi073" ? PI073 : PI16).href)) as PiModule;
+}
+
+function assertInBenchData(file: string): void {
+  const dataDir = realpathSync(join(ROOT, "bench", "data"));
+  const rel = relative(dataDir, realpathSync(file));
+  if (rel.startsWith("..") || rel.startsWith(sep) || resolve(dataDir, rel) !== realpathSync(file)) {
+    throw new Error(`refusing to point Pi at a file outside bench/data: ${file}`);
+  }
+}
+
+function countTree(roots: PiTreeNode[]): number {
+  let count = 0;
+  const stack = [...roots];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    count++;
+    for (const child of node.children) stack.push(child);
+  }
+  return count;
+}
+
+/** The structure-first reader keeps a descriptor open for bodies; older readers have no `close`. */
+function closeOpened(opened: object): void {
+  const close = (opened as { close?: () => void }).close;
+  if (typeof close === "function") close.call(opened);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+async function run(op: string, file: string, reps: number): Promise<WorkerResult> {
+  const result: WorkerResult = { op, file, ok: true, maxRssKB: 0, heapUsedMB: 0 };
+  const before = statSync(file);
+  const isPi = op.startsWith("pi");
+  if (isPi) assertInBenchData(file);
+  const cpuStart = process.cpuUsage();
+  const cpuSince = () => {
+    const used = process.cpuUsage(cpuStart);
+    return (used.user + used.system) / 1000;
+  };
+  try {
+    switch (op) {
+      case "noop":
+        result.ms = 0;
+        break;
+      case "floor": {
+        const cpu = cpuSince();
+        const start = performance.now();
+        const text = readFileSync(file, "utf8");
+        const lines = text.split("\n");
+        const parsed: unknown[] = [];
+        for (const line of lines) if (line) parsed.push(JSON.parse(line));
+        result.ms = performance.now() - start;
+        result.cpuMs = cpuSince() - cpu;
+        result.entries = parsed.length - 1;
+        break;
+      }
+      case "pi073-open":
+      case "pi16-open": {
+        const pi = await loadPi(op === "pi073-open" ? "pi073" : "pi16");
+        const cpu = cpuSince();
+        const start = performance.now();
+        const manager = pi.SessionManager.open(file);
+        const roots = manager.getTree();
+        result.ms = performance.now() - start;
+        result.cpuMs = cpuSince() - cpu;
+        result.roots = roots.length;
+        result.nodes = countTree(roots);
+        break;
+      }
+      case "arbor-open": {
+        const { openSessionFile } = await import("../app/store/open-session-file.ts");
+        const cpu = cpuSince();
+        const start = performance.now();
+        const opened = openSessionFile(file);
+        result.ms = performance.now() - start;
+        result.cpuMs = cpuSince() - cpu;
+        result.entries = opened.index.entries.length;
+        result.roots = opened.index.roots.length;
+        result.nodes = opened.index.nodes.size;
+        closeOpened(opened);
+        break;
+      }
+      case "pi073-context":
+      case "pi16-context": {
+        const pi = await loadPi(op === "pi073-context" ? "pi073" : "pi16");
+        const manager = pi.SessionManager.open(file);
+        const entries = manager.getEntries();
+        const byId = new Map(entries.map((entry) => [entry.id, entry]));
+        const leafId = manager.getLeafId();
+        result.runsMs = [];
+        for (let i = 0; i < reps; i++) {
+          const start = performance.now();
+          const context = pi.buildSessionContext(entries, leafId, byId);
+          result.runsMs.push(performance.now() - start);
+          result.messages = context.messages.length;
+        }
+        result.ms = median(result.runsMs);
+        result.entries = entries.length;
+        break;
+      }
+      case "arbor-context": {
+        const { openSessionFile } = await import("../app/store/open-session-file.ts");
+        const { buildSessionContext, contextGraphOf } = await import("../shared/session/index.ts");
+        const opened = openSessionFile(file);
+        const { index } = opened;
+        result.runsMs = [];
+        for (let i = 0; i < reps; i++) {
+          const start = performance.now();
+          const context = buildSessionContext(contextGraphOf(index), index.leafId);
+          result.runsMs.push(performance.now() - start);
+          result.messages = context.messages.length;
+        }
+        result.ms = median(result.runsMs);
+        result.entries = index.entries.length;
+        closeOpened(opened);
+        break;
+      }
+      default:
+        throw new Error(`unknown op ${op}`);
+    }
+  } catch (error) {
+    result.ok = false;
+    result.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  }
+  const after = statSync(file);
+  if (isPi) result.fileChanged = after.size !== before.size || after.mtimeMs !== before.mtimeMs;
+  result.maxRssKB = process.resourceUsage().maxRSS;
+  result.heapUsedMB = process.memoryUsage().heapUsed / 2 ** 20;
+  return result;
+}
+
+const [op, file, repsArg] = process.argv.slice(2);
+if (!op || !file) {
+  console.error("usage: worker OP FILE [REPS]");
+  process.exit(2);
+}
+const result = await run(op, resolve(file), Number(repsArg ?? 1) || 1);
+process.stdout.write(`${JSON.stringify(result)}\n`);
