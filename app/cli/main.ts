@@ -21,7 +21,7 @@ import {
   isRecord,
   type SessionIndex,
 } from "../../shared/session/index.ts";
-import { readSessionFile } from "../store/read-session-file.ts";
+import { type OpenedSession, openSessionFile } from "../store/open-session-file.ts";
 import { renderTreeText, treeJson } from "./tree-output.ts";
 
 /** Wrong arguments: exit 2 with the usage text. */
@@ -42,6 +42,14 @@ export interface CliIo {
 }
 
 export function runCli(argv: readonly string[], io: CliIo): number {
+  try {
+    return runCommand(argv, io);
+  } finally {
+    for (const opened of openFiles.splice(0)) opened.close();
+  }
+}
+
+function runCommand(argv: readonly string[], io: CliIo): number {
   try {
     const [command, ...rest] = argv;
     switch (command) {
@@ -70,11 +78,25 @@ export function runCli(argv: readonly string[], io: CliIo): number {
       io.stderr(`arbor: ${error.message}\n`);
       return 2;
     }
-    const code = (error as NodeJS.ErrnoException).code;
-    const message = error instanceof Error ? error.message : String(error);
-    io.stderr(`arbor: ${code ? `cannot read file (${code}): ` : ""}${message.split("\n")[0]}\n`);
+    io.stderr(`arbor: ${describeIoError(error)}\n`);
     return 2;
   }
+}
+
+function describeIoError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  const message = error instanceof Error ? error.message : String(error);
+  return `${code ? `cannot read file (${code}): ` : ""}${message.split("\n")[0]}`;
+}
+
+/** Files opened by the running command; closed when it returns. */
+const openFiles: OpenedSession[] = [];
+
+/** Opens a file structure-first (bodies read on demand) and returns its index; the file stays untouched. */
+function readIndex(file: string): SessionIndex {
+  const opened = openSessionFile(file);
+  openFiles.push(opened);
+  return opened.index;
 }
 
 function parse(args: readonly string[], options: NonNullable<ParseArgsConfig["options"]>) {
@@ -97,7 +119,7 @@ function contextCommand(args: readonly string[], io: CliIo): number {
     json: { type: "boolean" },
   });
   const file = oneFile(positionals);
-  const { index } = readSessionFile(file);
+  const index = readIndex(file);
   const requested = (values.leaf as string[] | undefined) ?? [undefined];
   for (const leaf of requested) {
     if (leaf !== undefined && leaf !== "none" && !index.byId.has(leaf)) {
@@ -149,7 +171,7 @@ function describeMessage(message: { role: string; [key: string]: unknown }): str
 
 function treeCommand(args: readonly string[], io: CliIo): number {
   const { values, positionals } = parse(args, { json: { type: "boolean" } });
-  const { index } = readSessionFile(oneFile(positionals));
+  const index = readIndex(oneFile(positionals));
   if (values.json) io.stdout(`${JSON.stringify(treeJson(index))}\n`);
   else renderTreeText(index, (line) => io.stdout(`${line}\n`));
   return 0;
@@ -159,8 +181,17 @@ function checkCommand(args: readonly string[], io: CliIo): number {
   const { positionals } = parse(args, {});
   if (positionals.length === 0) throw new UsageError("expected at least one FILE");
   let found = 0;
+  let unreadable = 0;
   for (const file of positionals) {
-    const { index } = readSessionFile(file);
+    let index: SessionIndex;
+    try {
+      index = readIndex(file);
+    } catch (error) {
+      // Check the other files anyway; the exit code still says one could not be read.
+      unreadable += 1;
+      io.stderr(`arbor: ${describeIoError(error)}\n`);
+      continue;
+    }
     const serious = index.problems.filter((p) => p.severity !== "info");
     found += serious.length;
     for (const p of index.problems) io.stdout(`${file}:${p.line}: ${p.severity}: ${p.message} [${p.kind}]\n`);
@@ -168,6 +199,7 @@ function checkCommand(args: readonly string[], io: CliIo): number {
       `${file}: ${serious.length === 0 ? "ok" : `${serious.length} problem${serious.length === 1 ? "" : "s"}`} (${index.entries.length} entries, ${index.lineCount} lines)\n`,
     );
   }
+  if (unreadable > 0) return 2;
   return found > 0 ? 1 : 0;
 }
 
@@ -226,7 +258,7 @@ function statsCommand(args: readonly string[], io: CliIo): number {
   const { values, positionals } = parse(args, { json: { type: "boolean" } });
   const file = oneFile(positionals);
   const started = performance.now();
-  const { index } = readSessionFile(file);
+  const index = readIndex(file);
   const stats = sessionStats(file, index, performance.now() - started);
   if (values.json) {
     io.stdout(`${JSON.stringify(stats)}\n`);

@@ -295,7 +295,7 @@ describe("encoding and line structure", () => {
     const last = user("aaaa0002", "aaaa0001", "two");
     const path = writeSession("unterminated-ok", head + last);
     const index = readUnchanged(path);
-    expect(problemsOf(index)).toEqual([]);
+    expect(problemsOf(index)).toEqual([{ kind: "unterminated-last-line", line: 3 }]);
     expect(index.unterminatedLastLine).toEqual({ line: 3, offset: Buffer.byteLength(head), parsed: true });
     expect(entryIds(index)).toEqual(["aaaa0001", "aaaa0002"]);
     expect(index.leafId).toBe("aaaa0002");
@@ -347,7 +347,7 @@ describe("headers", () => {
   // id and rewrites parentId to "the previous line". A version 3 file whose
   // header line is missing or corrupted loses its ids (labels, --leaf, fork
   // points no longer match) and its branches are flattened into one chain.
-  it.fails("missing header, entries with ids: entries keep their own ids and branches", () => {
+  it("missing header, entries with ids: entries keep their own ids and branches", () => {
     const path = writeSession(
       "missing-header-v3",
       jsonl([
@@ -1010,6 +1010,7 @@ describe("SessionParser chunking", () => {
       ["malformed-json", 5],
       ["not-an-object", 6],
       ["invalid-utf8", 8],
+      ["unterminated-last-line", 12],
     ]);
     expect(reference.header?.id).toBe(SESSION_ID);
     expect(reference.records.map((r) => [r.value.id, r.line])).toEqual([

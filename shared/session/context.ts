@@ -7,7 +7,7 @@
  */
 
 import { isRecord } from "./facts.ts";
-import type { SessionIndex } from "./tree-index.ts";
+import type { SessionIndex, TreeNode } from "./tree-index.ts";
 import type {
   AgentMessage,
   BranchSummaryMessage,
@@ -28,17 +28,37 @@ export interface ContextGraph {
   lastEntry(): SessionEntry | undefined;
   /** The entry's parent, or undefined at a root (including where a cycle was cut). */
   parentOf(entry: SessionEntry): SessionEntry | undefined;
+  /** How many entries there are: a walk longer than this has met a cycle. */
+  size(): number;
+  /** Optional fast path: the leaf's root-to-leaf path, when the graph can walk it more cheaply. */
+  pathTo?(leaf: SessionEntry): SessionEntry[];
 }
 
-/** Context over an index: parents are the tree's, in which cycles are already cut. */
+/** Context over an index: parents are the tree's, in which cycles are already cut. Bodies load on demand. */
 export function contextGraphOf(index: SessionIndex): ContextGraph {
-  const last = index.entries[index.entries.length - 1];
+  // Pi's last entry may be a stray non-object value, whose context is empty.
+  const last = index.trailingNonEntryLine === null ? index.entries[index.entries.length - 1] : undefined;
   return {
-    get: (id) => index.byId.get(id),
-    lastEntry: () => last,
+    get: (id) => index.entry(id),
+    lastEntry: () => (last ? index.entry(last.id) : undefined),
     parentOf(entry) {
       const node = index.nodes.get(entry.id);
-      return node?.parentId == null ? undefined : index.byId.get(node.parentId);
+      return node?.parentId == null ? undefined : index.entry(node.parentId);
+    },
+    size: () => index.nodes.size,
+    pathTo(leaf) {
+      // Walk tree nodes directly (acyclic by construction): one lookup per step.
+      const nodes: TreeNode[] = [];
+      for (let node = index.nodes.get(leaf.id); node; node = node.parent ?? undefined) {
+        nodes.push(node);
+      }
+      const path = new Array<SessionEntry>(nodes.length);
+      for (let i = 0; i < nodes.length; i++) {
+        const node = nodes[nodes.length - 1 - i]!;
+        path[i] = index.entryOfNode(node);
+      }
+      if (path.length > 0) path[path.length - 1] = leaf;
+      return path;
     },
   };
 }
@@ -56,6 +76,7 @@ export function contextGraphOfEntries(
       const parentId: unknown = entry.parentId;
       return typeof parentId === "string" && parentId ? index.get(parentId) : undefined;
     },
+    size: () => entries.length,
   };
 }
 
@@ -68,16 +89,33 @@ export function resolveLeaf(
   return (leafId ? graph.get(leafId) : undefined) ?? graph.lastEntry();
 }
 
-/** Root-to-leaf path. Linear; stops if it meets an entry twice. */
+/**
+ * Root-to-leaf path, in time linear in its length. A walk longer than the
+ * graph has entries has gone round a parent cycle: it stops there, and what
+ * it has is cut back to where the cycle first closed.
+ */
 export function buildSessionPath(graph: ContextGraph, leafId: string | null | undefined): SessionEntry[] {
   const leaf = resolveLeaf(graph, leafId);
+  if (leaf && graph.pathTo) return graph.pathTo(leaf);
   const path: SessionEntry[] = [];
-  const seen = new Set<SessionEntry>();
-  for (let entry = leaf; entry && !seen.has(entry); entry = graph.parentOf(entry)) {
-    seen.add(entry);
+  const limit = graph.size();
+  for (let entry = leaf; entry; entry = graph.parentOf(entry)) {
+    if (path.length > limit) return cutAtCycle(path).reverse();
     path.push(entry);
   }
   return path.reverse();
+}
+
+/** Keeps a walk up to (not including) the first entry met twice. Only reached on a cycle. */
+function cutAtCycle(walk: SessionEntry[]): SessionEntry[] {
+  const seen = new Set<SessionEntry>();
+  const path: SessionEntry[] = [];
+  for (const entry of walk) {
+    if (seen.has(entry)) break;
+    seen.add(entry);
+    path.push(entry);
+  }
+  return path;
 }
 
 export interface ProjectedEntry {
@@ -118,7 +156,7 @@ export function selectContextEntries(path: readonly SessionEntry[]): {
 } {
   let compactionIndex = -1;
   for (let i = 0; i < path.length; i++) if (path[i]!.type === "compaction") compactionIndex = i;
-  if (compactionIndex < 0) return { entries: path.slice(), compaction: null };
+  if (compactionIndex < 0) return { entries: path as SessionEntry[], compaction: null };
   const compaction = path[compactionIndex] as CompactionEntry;
   const entries: SessionEntry[] = [compaction];
   let foundFirstKept = false;
@@ -143,40 +181,83 @@ export function buildSessionProjection(graph: ContextGraph, leafId?: string | nu
   const path = buildSessionPath(graph, leafId);
   const { thinkingLevel, model } = contextSettings(path);
   const { entries: contextEntries, compaction } = selectContextEntries(path);
-  const editsByTarget = new Map<string, ContextEditEntry>();
-  for (const entry of contextEntries) {
-    if (entry.type === "context_edit") editsByTarget.set(String(entry.targetId), entry as ContextEditEntry);
-  }
-  const inContext = new Set(contextEntries.map((entry) => entry.id));
-  const edits: AppliedContextEdit[] = [];
-  for (const [targetId, edit] of editsByTarget) {
-    if (inContext.has(targetId)) edits.push({ editId: edit.id, targetId, drop: edit.replacement === null });
-  }
-  const projected: ProjectedEntry[] = contextEntries.map((sourceEntry, index) => ({
-    sourceEntry,
-    // An older compaction inside the kept range contributes nothing; only the newest, first, does.
-    messages:
-      sourceEntry.type === "compaction" && index > 0
-        ? []
-        : projectContextEntry(sourceEntry, editsByTarget.get(sourceEntry.id)),
-  }));
+  const editsByTarget = latestEdits(contextEntries);
+  const projected: ProjectedEntry[] = [];
+  const messages = projectEntries(contextEntries, editsByTarget, projected);
   const leaf = path[path.length - 1];
   return {
     entries: projected,
-    messages: projected.flatMap((entry) => entry.messages),
+    messages,
     thinkingLevel,
     model,
     leafId: leaf ? leaf.id : null,
     pathIds: path.map((entry) => entry.id),
     compaction,
-    edits,
+    edits: appliedEdits(contextEntries, editsByTarget),
   };
 }
 
-/** Exactly Pi's `buildSessionContext(entries, leafId)` result. */
+/** Exactly Pi's `buildSessionContext(entries, leafId)` result (without the projection's bookkeeping). */
 export function buildSessionContext(graph: ContextGraph, leafId?: string | null): SessionContext {
-  const { messages, thinkingLevel, model } = buildSessionProjection(graph, leafId);
+  const path = buildSessionPath(graph, leafId);
+  const { thinkingLevel, model } = contextSettings(path);
+  const { entries: contextEntries } = selectContextEntries(path);
+  const messages = projectEntries(contextEntries, latestEdits(contextEntries), null);
   return { messages, thinkingLevel, model };
+}
+
+/** The latest context edit for each target among the context entries (Pi: later wins). */
+function latestEdits(contextEntries: readonly SessionEntry[]): Map<string, ContextEditEntry> | null {
+  let edits: Map<string, ContextEditEntry> | null = null;
+  for (const entry of contextEntries) {
+    if (entry.type === "context_edit") {
+      edits ??= new Map();
+      edits.set(String(entry.targetId), entry as ContextEditEntry);
+    }
+  }
+  return edits;
+}
+
+function appliedEdits(
+  contextEntries: readonly SessionEntry[],
+  editsByTarget: Map<string, ContextEditEntry> | null,
+): AppliedContextEdit[] {
+  if (!editsByTarget) return [];
+  const inContext = new Set(contextEntries.map((entry) => entry.id));
+  const edits: AppliedContextEdit[] = [];
+  for (const [targetId, edit] of editsByTarget) {
+    if (inContext.has(targetId)) edits.push({ editId: edit.id, targetId, drop: edit.replacement === null });
+  }
+  return edits;
+}
+
+/**
+ * Each context entry's contribution, in order. Plain message entries (nearly
+ * all of them) take a fast path without per-entry arrays. With `projected`,
+ * also records each entry with its messages (Pi's projection entries).
+ */
+function projectEntries(
+  contextEntries: readonly SessionEntry[],
+  editsByTarget: Map<string, ContextEditEntry> | null,
+  projected: ProjectedEntry[] | null,
+): AgentMessage[] {
+  const messages: AgentMessage[] = [];
+  for (let index = 0; index < contextEntries.length; index++) {
+    const sourceEntry = contextEntries[index]!;
+    const edit = editsByTarget?.get(sourceEntry.id);
+    if (sourceEntry.type === "message" && !edit) {
+      const message = messageContribution(sourceEntry.message as unknown);
+      if (message) messages.push(message);
+      projected?.push({ sourceEntry, messages: message ? [message] : [] });
+      continue;
+    }
+    // An older compaction inside the kept range contributes nothing; only the newest, first, does.
+    const contribution =
+      sourceEntry.type === "compaction" && index > 0 ? [] : projectContextEntry(sourceEntry, edit);
+    for (const message of contribution) messages.push(message);
+    projected?.push({ sourceEntry, messages: contribution });
+  }
+  return messages;
 }
 
 /** Each context message with the id of the entry it came from, in context order. */
@@ -211,6 +292,20 @@ function contextSettings(path: readonly SessionEntry[]): { thinkingLevel: string
 
 function isSystemMessageEntry(entry: SessionEntry): boolean {
   return entry.type === "message" && isRecord(entry.message) && entry.message.role === "system";
+}
+
+/** A message entry's message as Pi puts it in context. */
+function messageContribution(message: unknown): AgentMessage | undefined {
+  if (!isRecord(message)) return undefined;
+  const typed = message as AgentMessage;
+  if (typed.content == null) {
+    // Old, forked or hand-edited files can hold messages without content.
+    if (typed.role === "system") return { ...typed, content: "" };
+    if (typed.role === "user" || typed.role === "assistant" || typed.role === "toolResult") {
+      return { ...typed, content: [] };
+    }
+  }
+  return typed;
 }
 
 /** Pi's `sessionEntryToContextMessages`: what one entry contributes before edits. */

@@ -10,7 +10,11 @@ import { problem } from "./problems.ts";
 import { CURRENT_SESSION_VERSION } from "./types.ts";
 
 export function sessionVersion(parsed: ParsedSession): number {
-  const version = parsed.header?.version;
+  if (parsed.header === null) {
+    // No header declares a version: entries that carry ids are version 2 or later.
+    return parsed.records.some((record) => typeof record.value.id === "string") ? CURRENT_SESSION_VERSION : 1;
+  }
+  const version = parsed.header.version;
   return typeof version === "number" ? version : 1;
 }
 

@@ -10,7 +10,9 @@
 
 import { LineSplitter, type RawLine } from "./line-splitter.ts";
 import { type Problem, problem } from "./problems.ts";
-import type { SessionHeader } from "./types.ts";
+import { skimLine } from "./skim.ts";
+import { stubOf } from "./stub.ts";
+import { CURRENT_SESSION_VERSION, type SessionHeader } from "./types.ts";
 
 /** V8 cannot hold a longer string (2^29 - 24 UTF-16 units); such a line cannot be decoded. */
 export const MAX_DECODABLE_LINE_BYTES = 2 ** 29 - 24;
@@ -28,7 +30,19 @@ export interface EntryRecord {
    * version-1 compactions address by `firstKeptEntryIndex`.
    */
   piIndex: number;
+  /**
+   * True when `value` is a skim (see `skim.ts`): the entry's small fields
+   * only, its body to be parsed from `offset`/`byteLength` when needed.
+   */
+  deferred: boolean;
 }
+
+/**
+ * `full` parses every line with `JSON.parse`. `structure` validates every
+ * line just as strictly but keeps only the fields the tree needs, deferring
+ * bodies; it applies to version-3 files (legacy files are migrated whole).
+ */
+export type ParseMode = "full" | "structure";
 
 export interface ParsedSession {
   header: SessionHeader | null;
@@ -44,6 +58,12 @@ export interface ParsedSession {
    * written. It is parsed if it is valid JSON; a follower re-reads it from here.
    */
   unterminatedLastLine: { line: number; offset: number; parsed: boolean } | null;
+  /**
+   * The line of a truthy non-object value (`42`, `"x"`, `[1]`) after the last
+   * entry, or null. Pi keeps such a value as its last entry, so it resumes
+   * there with an empty context; Arbor's default leaf does the same.
+   */
+  trailingNonEntryLine: number | null;
 }
 
 const strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -56,7 +76,16 @@ export class SessionParser {
   private piIndex = 0;
   private readonly onLine = (line: RawLine) => this.readLine(line);
 
-  constructor(start?: { lineNumber: number; offset: number; piIndex: number; header: SessionHeader | null }) {
+  private readonly mode: ParseMode;
+
+  constructor(
+    options: {
+      mode?: ParseMode;
+      start?: { lineNumber: number; offset: number; piIndex: number; header: SessionHeader | null };
+    } = {},
+  ) {
+    const start = options.start;
+    this.mode = options.mode ?? "full";
     this.splitter = new LineSplitter(start ?? { lineNumber: 1, offset: 0 });
     this.piIndex = start?.piIndex ?? 0;
     this.result = {
@@ -67,6 +96,7 @@ export class SessionParser {
       byteLength: start?.offset ?? 0,
       lineCount: start ? start.lineNumber - 1 : 0,
       unterminatedLastLine: null,
+      trailingNonEntryLine: null,
     };
   }
 
@@ -82,6 +112,16 @@ export class SessionParser {
 
   end(): ParsedSession {
     this.splitter.end(this.onLine);
+    const last = this.result.unterminatedLastLine;
+    if (last?.parsed) {
+      this.result.problems.push(
+        problem(
+          "unterminated-last-line",
+          last.line,
+          "The last line has no newline: it may still be being written. It was read as it is.",
+        ),
+      );
+    }
     return this.result;
   }
 
@@ -95,7 +135,7 @@ export class SessionParser {
         problem(
           "bom",
           1,
-          "The file starts with a UTF-8 byte order mark; it was skipped (Pi cannot open such a file).",
+          "The file starts with a UTF-8 byte order mark; it was skipped (Pi 1.x cannot open such a file).",
         ),
       );
     }
@@ -112,20 +152,39 @@ export class SessionParser {
       );
       return;
     }
+    if (this.defersBodies() && this.skim(bytes, raw)) return;
     let text: string;
     try {
       text = strictDecoder.decode(bytes);
     } catch {
       text = lenientDecoder.decode(bytes);
-      this.result.problems.push(
-        problem(
-          "invalid-utf8",
-          lineNumber,
-          "The line is not valid UTF-8; invalid bytes are shown as \uFFFD (Pi reads them the same way).",
-        ),
-      );
+      this.result.problems.push(invalidUtf8Problem(lineNumber));
     }
     if (isBlank(text)) return;
+    this.readText(text, raw);
+  }
+
+  /** Structure mode: keeps a stub of a valid entry line without building its value. */
+  private skim(bytes: Uint8Array, raw: RawLine): boolean {
+    const outcome = skimLine(bytes);
+    if (outcome.kind === "blank") return true;
+    if (outcome.kind !== "object" || outcome.stub.type === "session") return false;
+    if (outcome.invalidUtf8) this.result.problems.push(invalidUtf8Problem(raw.lineNumber));
+    this.result.trailingNonEntryLine = null;
+    if (!raw.terminated && this.result.unterminatedLastLine) this.result.unterminatedLastLine.parsed = true;
+    this.result.records.push({
+      value: outcome.stub,
+      line: raw.lineNumber,
+      offset: raw.offset,
+      byteLength: raw.bytes.length,
+      piIndex: this.piIndex++,
+      deferred: true,
+    });
+    return true;
+  }
+
+  private readText(text: string, raw: RawLine): void {
+    const lineNumber = raw.lineNumber;
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -146,6 +205,7 @@ export class SessionParser {
     // Pi keeps every truthy parsed value in its list; v1 compactions count positions in it.
     const piIndex = value ? this.piIndex++ : -1;
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      if (value) this.result.trailingNonEntryLine = lineNumber;
       this.result.problems.push(
         problem(
           "not-an-object",
@@ -161,6 +221,7 @@ export class SessionParser {
       this.readHeader(object, lineNumber);
       return;
     }
+    const deferred = this.defersBodies();
     if (this.result.header === null && this.result.records.length === 0) {
       this.result.problems.push(
         problem(
@@ -170,13 +231,22 @@ export class SessionParser {
         ),
       );
     }
+    this.result.trailingNonEntryLine = null;
     this.result.records.push({
-      value: object,
+      value: deferred ? stubOf(object) : object,
       line: lineNumber,
       offset: raw.offset,
       byteLength: raw.bytes.length,
       piIndex,
+      deferred,
     });
+  }
+
+  /** Structure mode keeps stubs only for version-3 files; legacy files are migrated whole. */
+  private defersBodies(): boolean {
+    if (this.mode !== "structure") return false;
+    const version = this.result.header?.version;
+    return typeof version === "number" && version >= CURRENT_SESSION_VERSION;
   }
 
   private readHeader(object: Record<string, unknown>, line: number): void {
@@ -218,13 +288,26 @@ export class SessionParser {
 }
 
 /** Parses a whole file held in memory (a string is encoded first). Large files: use `SessionParser`. */
-export function parseSessionBytes(input: Uint8Array | string, chunkSize = 1 << 20): ParsedSession {
+export function parseSessionBytes(
+  input: Uint8Array | string,
+  options: { mode?: ParseMode; chunkSize?: number } | number = {},
+): ParsedSession {
+  if (typeof options === "number") options = { chunkSize: options };
   const bytes = typeof input === "string" ? new TextEncoder().encode(input) : input;
-  const parser = new SessionParser();
+  const chunkSize = options.chunkSize ?? 1 << 20;
+  const parser = new SessionParser(options.mode ? { mode: options.mode } : {});
   for (let at = 0; at < bytes.length; at += chunkSize) {
     parser.push(bytes.subarray(at, Math.min(bytes.length, at + chunkSize)));
   }
   return parser.end();
+}
+
+function invalidUtf8Problem(line: number): Problem {
+  return problem(
+    "invalid-utf8",
+    line,
+    "The line is not valid UTF-8; invalid bytes are shown as \uFFFD (Pi reads them the same way).",
+  );
 }
 
 function hasBom(bytes: Uint8Array): boolean {

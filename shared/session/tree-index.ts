@@ -25,6 +25,8 @@ export interface TreeNode {
   readonly byteLength: number;
   /** Parent in the tree: `null` for roots, orphans and the entry where a cycle was broken. */
   parentId: string | null;
+  /** The parent node itself (`null` with `parentId`): walks follow it without id lookups. */
+  parent: TreeNode | null;
   /** Child ids in Pi's `/tree` order: by timestamp, file order on ties. */
   readonly children: string[];
   depth: number;
@@ -51,8 +53,13 @@ export interface SessionIndex {
   roots: string[];
   /** Entries whose parent is not in the file. */
   orphans: string[];
-  /** The last entry in file order: where Pi resumes. `null` for an empty session. */
+  /**
+   * The last entry in file order: where Pi resumes. `null` for an empty
+   * session, and when a non-entry value follows the last entry (Pi then
+   * resumes with an empty context; see `trailingNonEntryLine`).
+   */
   leafId: string | null;
+  trailingNonEntryLine: number | null;
   labels: Map<string, LabelState>;
   sessionName: string | undefined;
   parentSession: string | undefined;
@@ -60,12 +67,36 @@ export interface SessionIndex {
   byteLength: number;
   lineCount: number;
   unterminatedLastLine: ParsedSession["unterminatedLastLine"];
+  /**
+   * True when the index was built structure-first: `entries`, `byId` and
+   * `nodes[].entry` then hold each entry's small fields only (type, ids,
+   * timestamp, label fields, the message's role...), and `entry(id)` reads
+   * the whole entry from the file when asked.
+   */
+  deferredBodies: boolean;
+  /** The whole entry (Pi's `getEntry`), its body read and parsed on demand if deferred. */
+  entry(id: string): SessionEntry | undefined;
+  /** The same for a node already at hand (no id lookup). */
+  entryOfNode(node: TreeNode): SessionEntry;
   /** Role, preview, tool names and token estimate of an entry, computed once when first asked. */
   facts(id: string): EntryFacts | undefined;
 }
 
-/** Builds the index; `parsed` is migrated in memory first and should not be reused. */
-export function buildSessionIndex(parsed: ParsedSession): SessionIndex {
+/** Reads `length` bytes at `offset` of the session's bytes (the file, for a store). */
+export type BodyReader = (offset: number, length: number) => Uint8Array;
+
+/**
+ * Parsed bodies are kept until their lines add up to this many bytes, then
+ * the oldest go first: a context walk over a long path is paid once, while a
+ * 700 MB file cannot fill memory with parsed objects.
+ */
+const BODY_CACHE_BYTES = 192 * 1024 * 1024;
+
+/**
+ * Builds the index; `parsed` is migrated in memory first and should not be
+ * reused. Deferred (skimmed) records need `readBody` to read whole entries.
+ */
+export function buildSessionIndex(parsed: ParsedSession, readBody?: BodyReader): SessionIndex {
   const version = migrateInMemory(parsed);
   const problems = parsed.problems;
   const entries: SessionEntry[] = [];
@@ -108,8 +139,9 @@ export function buildSessionIndex(parsed: ParsedSession): SessionIndex {
       offset: record.offset,
       byteLength: record.byteLength,
       parentId: null,
+      parent: null,
       children: [],
-      depth: 0,
+      depth: -1,
     });
     if (entry.type === "label") applyLabel(labels, entry);
     if (entry.type === "session_info") {
@@ -120,10 +152,31 @@ export function buildSessionIndex(parsed: ParsedSession): SessionIndex {
 
   const { roots, orphans } = linkParents(nodes, problems);
   sortChildren(nodes);
-  assignDepths(nodes, roots);
 
   const lastEntry = entries[entries.length - 1];
   const factsCache = new Map<string, EntryFacts>();
+  const deferredBodies = parsed.records.some((record) => record.deferred);
+  if (deferredBodies && !readBody) throw new Error("buildSessionIndex: skimmed records need a body reader");
+  const bodies = new Map<TreeNode, SessionEntry>();
+  let cachedBytes = 0;
+  const entryOfNode = (node: TreeNode): SessionEntry => {
+    if (!deferredBodies || !readBody) return node.entry;
+    let body = bodies.get(node);
+    if (body) return body;
+    body = loadBody(node, readBody);
+    cachedBytes += node.byteLength;
+    while (cachedBytes > BODY_CACHE_BYTES && bodies.size > 0) {
+      const oldest = bodies.keys().next().value as TreeNode;
+      bodies.delete(oldest);
+      cachedBytes -= oldest.byteLength;
+    }
+    bodies.set(node, body);
+    return body;
+  };
+  const entry = (id: string): SessionEntry | undefined => {
+    const node = nodes.get(id);
+    return node ? entryOfNode(node) : undefined;
+  };
   const header = parsed.header;
   const parentSession = typeof header?.parentSession === "string" ? header.parentSession : undefined;
   return {
@@ -136,7 +189,8 @@ export function buildSessionIndex(parsed: ParsedSession): SessionIndex {
     nodes,
     roots,
     orphans,
-    leafId: lastEntry ? lastEntry.id : null,
+    leafId: lastEntry && parsed.trailingNonEntryLine === null ? lastEntry.id : null,
+    trailingNonEntryLine: parsed.trailingNonEntryLine,
     labels,
     sessionName,
     parentSession,
@@ -144,16 +198,40 @@ export function buildSessionIndex(parsed: ParsedSession): SessionIndex {
     byteLength: parsed.byteLength,
     lineCount: parsed.lineCount,
     unterminatedLastLine: parsed.unterminatedLastLine,
+    deferredBodies,
+    entry,
+    entryOfNode,
     facts(id) {
       let facts = factsCache.get(id);
       if (facts) return facts;
-      const entry = byId.get(id);
-      if (!entry) return undefined;
-      facts = entryFacts(entry);
+      const whole = entry(id);
+      if (!whole) return undefined;
+      facts = entryFacts(whole);
       factsCache.set(id, facts);
       return facts;
     },
   };
+}
+
+const bodyDecoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+
+/**
+ * Parses a deferred entry's line. The skim already proved it valid JSON; the
+ * fields the index filled in (a missing id or type) are carried over.
+ */
+function loadBody(node: TreeNode, readBody: BodyReader): SessionEntry {
+  const stub = node.entry;
+  let body: SessionEntry;
+  try {
+    body = JSON.parse(bodyDecoder.decode(readBody(node.offset, node.byteLength))) as SessionEntry;
+  } catch {
+    // The file changed under us (a store notices and reloads); show what the skim saw.
+    return stub;
+  }
+  if (typeof body !== "object" || body === null) return stub;
+  if (body.id !== stub.id || body.type !== stub.type)
+    body = { ...body, id: stub.id, type: stub.type } as SessionEntry;
+  return body;
 }
 
 function applyLabel(labels: Map<string, LabelState>, entry: SessionEntry & { type: "label" }): void {
@@ -213,12 +291,12 @@ function validateEntry(record: EntryRecord, problems: Problem[]): SessionEntry {
         entryId: id,
       }),
     );
-  } else if (value.parentId !== null && typeof value.parentId !== "string") {
+  } else if (value.parentId !== null && (typeof value.parentId !== "string" || value.parentId === "")) {
     problems.push(
       problem(
         "invalid-field",
         line,
-        "The entry's parentId is neither a string nor null; it is shown as a root.",
+        "The entry's parentId is neither an entry id nor null; it is shown as a root.",
         {
           entryId: id,
         },
@@ -310,12 +388,22 @@ function linkParents(
       continue;
     }
     node.parentId = parentId;
+    node.parent = nodes.get(parentId)!;
   }
-  breakCycles(nodes, problems);
   const roots: string[] = [];
   for (const node of nodes.values()) {
     if (node.parentId === null) roots.push(node.id);
     else nodes.get(node.parentId)!.children.push(node.id);
+  }
+  // Every node reachable from a root gets its depth; those left over hang in or below a parent cycle.
+  let reached = assignDepths(nodes, roots);
+  if (reached < nodes.size) {
+    const cuts = breakCycles(nodes, problems);
+    for (const cut of cuts) roots.push(cut.id);
+    reached += assignDepths(
+      nodes,
+      cuts.map((cut) => cut.id),
+    );
   }
   // `nodes` iterates in first-insertion order; Pi lists roots and children in file order of the winning line.
   roots.sort((a, b) => nodes.get(a)!.line - nodes.get(b)!.line);
@@ -334,22 +422,26 @@ function isSortedByLine(nodes: Map<string, TreeNode>, ids: string[]): boolean {
   return true;
 }
 
-/** Finds every parent cycle in linear time and cuts each at its member with the earliest line. */
-function breakCycles(nodes: Map<string, TreeNode>, problems: Problem[]): void {
-  // 0 = unvisited, otherwise the number of the walk that first reached the node.
-  const walkOf = new Map<string, number>();
+/**
+ * Cuts every parent cycle at its member with the earliest line. Called only
+ * when some nodes were not reached from a root (their depth is still -1), and
+ * looks only at those; linear in their number.
+ */
+function breakCycles(nodes: Map<string, TreeNode>, problems: Problem[]): TreeNode[] {
+  const walkOf = new Map<TreeNode, number>();
+  const cuts: TreeNode[] = [];
   let walk = 0;
   for (const start of nodes.values()) {
-    if (walkOf.has(start.id)) continue;
+    if (start.depth !== -1 || walkOf.has(start)) continue;
     walk += 1;
     const path: TreeNode[] = [];
     let node: TreeNode | undefined = start;
-    while (node && !walkOf.has(node.id)) {
-      walkOf.set(node.id, walk);
+    while (node && !walkOf.has(node)) {
+      walkOf.set(node, walk);
       path.push(node);
       node = node.parentId === null ? undefined : nodes.get(node.parentId);
     }
-    if (!node || walkOf.get(node.id) !== walk) continue;
+    if (!node || walkOf.get(node) !== walk) continue;
     // `node` was reached twice in this walk: the cycle is path[index of node ..].
     const cycle = path.slice(path.indexOf(node));
     let cut = cycle[0]!;
@@ -364,8 +456,13 @@ function breakCycles(nodes: Map<string, TreeNode>, problems: Problem[]): void {
         { entryId: cut.id, relatedLine: next.line },
       ),
     );
+    const parent = nodes.get(cut.parentId!)!;
+    parent.children.splice(parent.children.indexOf(cut.id), 1);
     cut.parentId = null;
+    cut.parent = null;
+    cuts.push(cut);
   }
+  return cuts;
 }
 
 /** Pi's `/tree` order: a stable sort of each child list by `new Date(timestamp)`. */
@@ -383,21 +480,25 @@ function sortChildren(nodes: Map<string, TreeNode>): void {
   }
 }
 
-function assignDepths(nodes: Map<string, TreeNode>, roots: string[]): void {
+/** Depth-first from `rootIds`; returns how many nodes it reached. */
+function assignDepths(nodes: Map<string, TreeNode>, rootIds: readonly string[]): number {
   const stack: TreeNode[] = [];
-  for (const id of roots) {
+  for (const id of rootIds) {
     const root = nodes.get(id)!;
     root.depth = 0;
     stack.push(root);
   }
+  let reached = 0;
   while (stack.length > 0) {
     const node = stack.pop()!;
+    reached += 1;
     for (const childId of node.children) {
       const child = nodes.get(childId)!;
       child.depth = node.depth + 1;
       stack.push(child);
     }
   }
+  return reached;
 }
 
 /** Ids from a root down to `id` along tree parents (cycle-free by construction). */
@@ -406,7 +507,7 @@ export function pathToRoot(index: SessionIndex, id: string): string[] {
   let node = index.nodes.get(id);
   while (node) {
     path.push(node.id);
-    node = node.parentId === null ? undefined : index.nodes.get(node.parentId);
+    node = node.parent ?? undefined;
   }
   return path.reverse();
 }

@@ -1,0 +1,357 @@
+/**
+ * The structure-first reader's scanner: validates one line of JSON exactly
+ * as `JSON.parse` would accept it, without building the value, and keeps only
+ * the small fields the tree index needs (see `stub.ts`). Bodies are parsed
+ * later, when someone looks at them.
+ *
+ * Every byte is checked: string characters (escapes, no raw control
+ * characters, UTF-8 sequences), numbers, literals and nesting, so nothing is
+ * decoded but the small fields kept. A line the scanner accepts is one
+ * `JSON.parse` accepts (of the line decoded as UTF-8, invalid bytes read as
+ * U+FFFD, as Pi reads them); the fuzz test holds the two to that. Key order and formatting do not matter; a repeated key keeps its
+ * last value, as in `JSON.parse`.
+ */
+
+import { DEFERRED_VALUE, keepsString } from "./stub.ts";
+
+export type SkimOutcome =
+  /** A JSON object: `stub` has its small fields; `invalidUtf8`: some bytes will read as U+FFFD. */
+  | { kind: "object"; stub: Record<string, unknown>; invalidUtf8: boolean }
+  /** Only white space. */
+  | { kind: "blank" }
+  /** Not an object, or not valid JSON: the caller parses the line fully to get `JSON.parse`'s own answer. */
+  | { kind: "other" };
+
+const HEX = new Uint8Array(256);
+for (const c of "0123456789abcdefABCDEF") HEX[c.charCodeAt(0)] = 1;
+const ESCAPABLE = new Uint8Array(256);
+for (const c of '"\\/bfnrt') ESCAPABLE[c.charCodeAt(0)] = 1;
+
+// Byte classes inside a string.
+const PLAIN = 0;
+const QUOTE = 1;
+const BACKSLASH = 2;
+const CONTROL = 3;
+const NON_ASCII = 4;
+const STRING_CLASS = new Uint8Array(256);
+for (let c = 0; c < 0x20; c++) STRING_CLASS[c] = CONTROL;
+STRING_CLASS[0x22] = QUOTE;
+STRING_CLASS[0x5c] = BACKSLASH;
+for (let c = 0x80; c < 0x100; c++) STRING_CLASS[c] = NON_ASCII;
+
+const utf8 = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+
+/** Scanner state, module-level to keep the hot paths free of allocation. */
+let bytes: Uint8Array = new Uint8Array(0);
+let end = 0;
+let stringHasEscape = false;
+let stringHasNonAscii = false;
+let lineHasInvalidUtf8 = false;
+
+const FAIL = -1;
+
+/**
+ * Skims one line. Bytes outside strings must be JSON; inside strings any
+ * byte sequence is accepted, invalid UTF-8 being noted.
+ */
+export function skimLine(input: Uint8Array): SkimOutcome {
+  bytes = input;
+  end = input.length;
+  lineHasInvalidUtf8 = false;
+  let i = skipWhitespace(0);
+  if (i === end) return { kind: "blank" };
+  if (bytes[i] !== 0x7b /* { */) return { kind: "other" };
+  const stub: Record<string, unknown> = {};
+  i = scanObject(i, stub, 0);
+  if (i === FAIL) return { kind: "other" };
+  i = skipWhitespace(i);
+  if (i !== end) return { kind: "other" };
+  return { kind: "object", stub, invalidUtf8: lineHasInvalidUtf8 };
+}
+
+function skipWhitespace(i: number): number {
+  while (i < end) {
+    const c = bytes[i]!;
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) break;
+    i++;
+  }
+  return i;
+}
+
+/**
+ * `i` at `{`. With `into`, primitives are kept (level 0: the entry; level 1:
+ * its `message`); without, the object is only validated.
+ */
+function scanObject(i: number, into: Record<string, unknown> | null, level: number): number {
+  i = skipWhitespace(i + 1);
+  if (i < end && bytes[i] === 0x7d /* } */) return i + 1;
+  for (;;) {
+    if (i >= end || bytes[i] !== 0x22) return FAIL;
+    const keyStart = i + 1;
+    i = scanString(keyStart);
+    if (i === FAIL) return FAIL;
+    const key = into ? decodeKey(keyStart, i - 1) : "";
+    i = skipWhitespace(i);
+    if (i >= end || bytes[i] !== 0x3a /* : */) return FAIL;
+    i = skipWhitespace(i + 1);
+    if (i >= end) return FAIL;
+    const c = bytes[i]!;
+    if (into && key !== "__proto__") {
+      if (c === 0x22) {
+        const start = i + 1;
+        i = scanString(start);
+        if (i === FAIL) return FAIL;
+        if (keepsString(key, i - 1 - start)) into[key] = decodeString(start, i - 1);
+        else delete into[key];
+      } else if (c === 0x7b && key === "message" && level === 0) {
+        const message: Record<string, unknown> = {};
+        i = scanObject(i, message, 1);
+        into[key] = message;
+      } else if (c === 0x7b || c === 0x5b) {
+        i = scanContainer(i);
+        // A placeholder: the key exists and holds a container, its body is read later.
+        into[key] = DEFERRED_VALUE;
+      } else {
+        const start = i;
+        i = scanScalar(i);
+        if (i === FAIL) return FAIL;
+        into[key] = scalarValue(start, i);
+      }
+    } else {
+      i = scanValue(i);
+    }
+    if (i === FAIL) return FAIL;
+    i = skipWhitespace(i);
+    if (i >= end) return FAIL;
+    const next = bytes[i]!;
+    if (next === 0x7d) return i + 1;
+    if (next !== 0x2c /* , */) return FAIL;
+    i = skipWhitespace(i + 1);
+  }
+}
+
+function scanValue(i: number): number {
+  const c = bytes[i]!;
+  if (c === 0x22) return scanString(i + 1);
+  if (c === 0x7b || c === 0x5b) return scanContainer(i);
+  return scanScalar(i);
+}
+
+/** Validates a nested object or array iteratively (no recursion, so nesting depth cannot overflow). */
+function scanContainer(i: number): number {
+  // Stack of open containers: true = object, false = array.
+  const stack: boolean[] = [];
+  // What the object expects next: a key (or `}` right after `{`), or a value.
+  for (;;) {
+    const c = bytes[i]!;
+    if (c === 0x7b) {
+      stack.push(true);
+      i = skipWhitespace(i + 1);
+      if (i >= end) return FAIL;
+      if (bytes[i] === 0x7d) {
+        stack.pop();
+        i += 1;
+      } else {
+        i = scanKeyColon(i);
+        if (i === FAIL) return FAIL;
+        continue; // now at a value
+      }
+    } else if (c === 0x5b) {
+      stack.push(false);
+      i = skipWhitespace(i + 1);
+      if (i >= end) return FAIL;
+      if (bytes[i] === 0x5d) {
+        stack.pop();
+        i += 1;
+      } else {
+        continue; // now at a value
+      }
+    } else {
+      i = c === 0x22 ? scanString(i + 1) : scanScalar(i);
+      if (i === FAIL) return FAIL;
+    }
+    // After a complete value: close containers or move to the next member.
+    for (;;) {
+      if (stack.length === 0) return i;
+      i = skipWhitespace(i);
+      if (i >= end) return FAIL;
+      const d = bytes[i]!;
+      const inObject = stack[stack.length - 1]!;
+      if (d === 0x2c) {
+        i = skipWhitespace(i + 1);
+        if (i >= end) return FAIL;
+        if (inObject) {
+          i = scanKeyColon(i);
+          if (i === FAIL) return FAIL;
+        }
+        break; // at a value
+      }
+      if ((inObject && d === 0x7d) || (!inObject && d === 0x5d)) {
+        stack.pop();
+        i += 1;
+        continue;
+      }
+      return FAIL;
+    }
+  }
+}
+
+/** `i` at a key's `"`; returns the index of the value after `:` and white space. */
+function scanKeyColon(i: number): number {
+  if (bytes[i] !== 0x22) return FAIL;
+  i = scanString(i + 1);
+  if (i === FAIL) return FAIL;
+  i = skipWhitespace(i);
+  if (i >= end || bytes[i] !== 0x3a) return FAIL;
+  i = skipWhitespace(i + 1);
+  return i >= end ? FAIL : i;
+}
+
+/** `i` just after the opening quote; returns the index after the closing quote. */
+function scanString(i: number): number {
+  stringHasEscape = false;
+  stringHasNonAscii = false;
+  const b = bytes;
+  const stop = end;
+  const classes = STRING_CLASS;
+  for (;;) {
+    // The hot loop: most bytes of a session are plain string characters.
+    while (i < stop && classes[b[i]!] === PLAIN) i++;
+    if (i >= stop) return FAIL;
+    const kind = classes[b[i]!];
+    if (kind === QUOTE) return i + 1;
+    if (kind === CONTROL) return FAIL; // JSON strings cannot hold raw control characters
+    if (kind === NON_ASCII) {
+      stringHasNonAscii = true;
+      i = skipUtf8Sequence(i);
+      continue;
+    }
+    stringHasEscape = true;
+    if (i + 1 >= stop) return FAIL;
+    const e = b[i + 1]!;
+    if (e === 0x75 /* u */) {
+      if (i + 5 >= stop || !HEX[b[i + 2]!] || !HEX[b[i + 3]!] || !HEX[b[i + 4]!] || !HEX[b[i + 5]!])
+        return FAIL;
+      i += 6;
+    } else if (ESCAPABLE[e] === 1) {
+      i += 2;
+    } else {
+      return FAIL;
+    }
+  }
+}
+
+/**
+ * Steps over one UTF-8 sequence at `i` (WHATWG rules), or over the bytes of
+ * an invalid one up to where a decoder resumes, noting that the line holds
+ * invalid UTF-8.
+ */
+function skipUtf8Sequence(i: number): number {
+  const lead = bytes[i]!;
+  let length: number;
+  let low = 0x80;
+  let high = 0xbf;
+  if (lead >= 0xc2 && lead <= 0xdf) length = 2;
+  else if (lead >= 0xe0 && lead <= 0xef) {
+    length = 3;
+    if (lead === 0xe0) low = 0xa0;
+    else if (lead === 0xed) high = 0x9f;
+  } else if (lead >= 0xf0 && lead <= 0xf4) {
+    length = 4;
+    if (lead === 0xf0) low = 0x90;
+    else if (lead === 0xf4) high = 0x8f;
+  } else {
+    lineHasInvalidUtf8 = true;
+    return i + 1;
+  }
+  for (let k = 1; k < length; k++) {
+    const next = i + k < end ? bytes[i + k]! : -1;
+    if (next < low || next > high) {
+      lineHasInvalidUtf8 = true;
+      return i + k; // the offending byte is read again on its own
+    }
+    low = 0x80;
+    high = 0xbf;
+  }
+  return i + length;
+}
+
+/** Numbers and `true`/`false`/`null`, with JSON's number grammar. */
+function scanScalar(i: number): number {
+  const c = bytes[i]!;
+  if (c === 0x74) return matchLiteral(i, "true");
+  if (c === 0x66) return matchLiteral(i, "false");
+  if (c === 0x6e) return matchLiteral(i, "null");
+  if (c === 0x2d) i++;
+  if (i >= end) return FAIL;
+  if (bytes[i] === 0x30) i++;
+  else if (isDigit(bytes[i]!) && bytes[i] !== 0x30) {
+    while (i < end && isDigit(bytes[i]!)) i++;
+  } else return FAIL;
+  if (i < end && bytes[i] === 0x2e) {
+    i++;
+    if (i >= end || !isDigit(bytes[i]!)) return FAIL;
+    while (i < end && isDigit(bytes[i]!)) i++;
+  }
+  if (i < end && (bytes[i] === 0x65 || bytes[i] === 0x45)) {
+    i++;
+    if (i < end && (bytes[i] === 0x2b || bytes[i] === 0x2d)) i++;
+    if (i >= end || !isDigit(bytes[i]!)) return FAIL;
+    while (i < end && isDigit(bytes[i]!)) i++;
+  }
+  return i;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+function matchLiteral(i: number, literal: string): number {
+  if (i + literal.length > end) return FAIL;
+  for (let k = 0; k < literal.length; k++) if (bytes[i + k] !== literal.charCodeAt(k)) return FAIL;
+  return i + literal.length;
+}
+
+function scalarValue(start: number, stop: number): unknown {
+  const c = bytes[start]!;
+  if (c === 0x74) return true;
+  if (c === 0x66) return false;
+  if (c === 0x6e) return null;
+  return Number(asciiString(start, stop));
+}
+
+/** A fresh string of ASCII bytes (never a slice of a larger string, which would keep that alive). */
+function asciiString(start: number, stop: number): string {
+  const b = bytes;
+  let text = "";
+  let k = start;
+  for (; k + 4 <= stop; k += 4) text += String.fromCharCode(b[k]!, b[k + 1]!, b[k + 2]!, b[k + 3]!);
+  for (; k < stop; k++) text += String.fromCharCode(b[k]!);
+  return text;
+}
+
+/** Keys repeat on every line: decode each distinct one once. */
+const keyCache = new Map<number, string>();
+
+function decodeKey(start: number, stop: number): string {
+  if (stringHasEscape || stringHasNonAscii || stop - start > 24) return decodeString(start, stop);
+  let hash = stop - start;
+  for (let k = start; k < stop; k++) hash = (Math.imul(hash, 31) + bytes[k]!) | 0;
+  const cached = keyCache.get(hash);
+  if (cached !== undefined && cached.length === stop - start && sameAscii(cached, start)) return cached;
+  const key = asciiString(start, stop);
+  if (keyCache.size < 4096) keyCache.set(hash, key);
+  return key;
+}
+
+function sameAscii(text: string, start: number): boolean {
+  for (let k = 0; k < text.length; k++) if (text.charCodeAt(k) !== bytes[start + k]) return false;
+  return true;
+}
+
+/** Decodes the string between `start` and `stop` (exclusive, quotes excluded) as `JSON.parse` would. */
+function decodeString(start: number, stop: number): string {
+  if (!stringHasEscape && !stringHasNonAscii && stop - start <= 32) return asciiString(start, stop);
+  const text = utf8.decode(bytes.subarray(start, stop));
+  return stringHasEscape ? (JSON.parse(`"${text}"`) as string) : text;
+}

@@ -1,0 +1,60 @@
+/**
+ * Stubs for the structure-first reader: the small fields of an entry that the
+ * tree index needs (every primitive at the top level and inside `message`),
+ * kept while the parsed body is dropped, to be read again from the file when
+ * someone looks at it. Parsing stays `JSON.parse`, so a line is accepted or
+ * dropped exactly as Pi accepts or drops it; only what is retained changes.
+ */
+
+/** Strings longer than this are left out of a stub unless the index needs their key. */
+const STUB_STRING_LIMIT = 512;
+
+/** Keys whose string values the index needs, whatever their length. */
+const ALWAYS_KEPT: ReadonlySet<string> = new Set([
+  "type",
+  "id",
+  "parentId",
+  "timestamp",
+  "targetId",
+  "label",
+  "name",
+  "role",
+]);
+
+/** Stands for an object or array value the stub does not hold. */
+export const DEFERRED_VALUE: Readonly<Record<string, never>> = Object.freeze({});
+
+export function stubOf(value: Record<string, unknown>): Record<string, unknown> {
+  const stub: Record<string, unknown> = {};
+  for (const key in value) {
+    if (key === "__proto__") continue; // an own key from JSON.parse; assigning it would set the prototype
+    const field = value[key];
+    if (key === "message" && typeof field === "object" && field !== null && !Array.isArray(field)) {
+      stub.message = primitivesOf(field as Record<string, unknown>);
+    } else {
+      copyPrimitive(stub, key, field);
+    }
+  }
+  return stub;
+}
+
+function primitivesOf(value: Record<string, unknown>): Record<string, unknown> {
+  const stub: Record<string, unknown> = {};
+  for (const key in value) if (key !== "__proto__") copyPrimitive(stub, key, value[key]);
+  return stub;
+}
+
+/** Whether a stub keeps a string field of `length` (the skim counts bytes, a parsed value characters). */
+export function keepsString(key: string, length: number): boolean {
+  return length <= STUB_STRING_LIMIT || ALWAYS_KEPT.has(key);
+}
+
+function copyPrimitive(stub: Record<string, unknown>, key: string, field: unknown): void {
+  if (typeof field === "string") {
+    if (keepsString(key, field.length)) stub[key] = field;
+  } else if (typeof field === "object" && field !== null) {
+    stub[key] = DEFERRED_VALUE;
+  } else {
+    stub[key] = field;
+  }
+}
