@@ -44,6 +44,9 @@ const utf8 = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
 /** Scanner state, module-level to keep the hot paths free of allocation. */
 let bytes: Uint8Array = new Uint8Array(0);
 let end = 0;
+/** The line as 32-bit words, from the first 4-byte-aligned position `wordsStart`. */
+let words: Int32Array = new Int32Array(0);
+let wordsStart = 0;
 let stringHasEscape = false;
 let stringHasNonAscii = false;
 let lineHasInvalidUtf8 = false;
@@ -58,6 +61,9 @@ export function skimLine(input: Uint8Array): SkimOutcome {
   bytes = input;
   end = input.length;
   lineHasInvalidUtf8 = false;
+  wordsStart = (4 - (input.byteOffset & 3)) & 3;
+  const wordCount = input.length > wordsStart ? (input.length - wordsStart) >> 2 : 0;
+  words = new Int32Array(input.buffer, input.byteOffset + wordsStart, wordCount);
   let i = skipWhitespace(0);
   if (i === end) return { kind: "blank" };
   if (bytes[i] !== 0x7b /* { */) return { kind: "other" };
@@ -207,6 +213,37 @@ function scanKeyColon(i: number): number {
   return i >= end ? FAIL : i;
 }
 
+/**
+ * Skips plain string bytes from `i`, four at a time where it can (SWAR: a word
+ * is plain when none of its bytes is `"`, `\\`, below 0x20 or above 0x7f; each
+ * test below is exact for "any byte"). Returns the first byte that is not plain.
+ */
+function skipPlain(i: number): number {
+  const b = bytes;
+  const stop = end;
+  const classes = STRING_CLASS;
+  while (i < stop && (i < wordsStart || ((i - wordsStart) & 3) !== 0)) {
+    if (classes[b[i]!] !== PLAIN) return i;
+    i++;
+  }
+  if (i >= stop) return i;
+  let w = (i - wordsStart) >> 2;
+  const view = words;
+  const count = view.length;
+  while (w < count) {
+    const x = view[w]!;
+    const quote = x ^ 0x22222222;
+    const backslash = x ^ 0x5c5c5c5c;
+    const special =
+      ((quote - 0x01010101) & ~quote) | ((backslash - 0x01010101) & ~backslash) | ((x - 0x20202020) & ~x) | x;
+    if ((special & 0x80808080) !== 0) break;
+    w++;
+  }
+  i = wordsStart + (w << 2);
+  while (i < stop && classes[b[i]!] === PLAIN) i++;
+  return i;
+}
+
 /** `i` just after the opening quote; returns the index after the closing quote. */
 function scanString(i: number): number {
   stringHasEscape = false;
@@ -216,7 +253,7 @@ function scanString(i: number): number {
   const classes = STRING_CLASS;
   for (;;) {
     // The hot loop: most bytes of a session are plain string characters.
-    while (i < stop && classes[b[i]!] === PLAIN) i++;
+    i = skipPlain(i);
     if (i >= stop) return FAIL;
     const kind = classes[b[i]!];
     if (kind === QUOTE) return i + 1;

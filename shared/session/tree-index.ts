@@ -14,7 +14,13 @@ import { entryFacts, type EntryFacts } from "./facts.ts";
 import { migrateInMemory } from "./migrate.ts";
 import type { EntryRecord, ParsedSession } from "./parse.ts";
 import { type Problem, problem } from "./problems.ts";
-import { KNOWN_ENTRY_TYPES, KNOWN_ROLES, type SessionEntry, type SessionHeader } from "./types.ts";
+import {
+  CURRENT_SESSION_VERSION,
+  KNOWN_ENTRY_TYPES,
+  KNOWN_ROLES,
+  type SessionEntry,
+  type SessionHeader,
+} from "./types.ts";
 
 export interface TreeNode {
   readonly id: string;
@@ -27,6 +33,8 @@ export interface TreeNode {
   parentId: string | null;
   /** The parent node itself (`null` with `parentId`): walks follow it without id lookups. */
   parent: TreeNode | null;
+  /** `entry` is a skim; the whole entry is read on demand (`SessionIndex.entryOfNode`). */
+  readonly deferred: boolean;
   /** Child ids in Pi's `/tree` order: by timestamp, file order on ties. */
   readonly children: string[];
   depth: number;
@@ -80,6 +88,18 @@ export interface SessionIndex {
   entryOfNode(node: TreeNode): SessionEntry;
   /** Role, preview, tool names and token estimate of an entry, computed once when first asked. */
   facts(id: string): EntryFacts | undefined;
+  /** What the index was built from, kept so appended lines can be added (`extendSessionIndex`). */
+  readonly source: IndexSource;
+}
+
+/** The parse behind an index: its records and the parser's own problems. */
+export interface IndexSource {
+  header: SessionHeader | null;
+  headerLine: number | null;
+  records: EntryRecord[];
+  parseProblems: Problem[];
+  nextPiIndex: number;
+  readBody: BodyReader | undefined;
 }
 
 /** Reads `length` bytes at `offset` of the session's bytes (the file, for a store). */
@@ -97,6 +117,14 @@ const BODY_CACHE_BYTES = 192 * 1024 * 1024;
  * reused. Deferred (skimmed) records need `readBody` to read whole entries.
  */
 export function buildSessionIndex(parsed: ParsedSession, readBody?: BodyReader): SessionIndex {
+  const source: IndexSource = {
+    header: parsed.header,
+    headerLine: parsed.headerLine,
+    records: parsed.records,
+    parseProblems: parsed.problems.slice(),
+    nextPiIndex: parsed.records.reduce((max, record) => Math.max(max, record.piIndex + 1), 1),
+    readBody,
+  };
   const version = migrateInMemory(parsed);
   const problems = parsed.problems;
   const entries: SessionEntry[] = [];
@@ -140,6 +168,7 @@ export function buildSessionIndex(parsed: ParsedSession, readBody?: BodyReader):
       byteLength: record.byteLength,
       parentId: null,
       parent: null,
+      deferred: record.deferred,
       children: [],
       depth: -1,
     });
@@ -160,7 +189,7 @@ export function buildSessionIndex(parsed: ParsedSession, readBody?: BodyReader):
   const bodies = new Map<TreeNode, SessionEntry>();
   let cachedBytes = 0;
   const entryOfNode = (node: TreeNode): SessionEntry => {
-    if (!deferredBodies || !readBody) return node.entry;
+    if (!node.deferred || !readBody) return node.entry;
     let body = bodies.get(node);
     if (body) return body;
     body = loadBody(node, readBody);
@@ -201,6 +230,7 @@ export function buildSessionIndex(parsed: ParsedSession, readBody?: BodyReader):
     deferredBodies,
     entry,
     entryOfNode,
+    source,
     facts(id) {
       let facts = factsCache.get(id);
       if (facts) return facts;
@@ -513,3 +543,179 @@ export function pathToRoot(index: SessionIndex, id: string): string[] {
 }
 
 export type { EntryFacts };
+
+/** Where a reader of appended bytes starts: after the last complete line (an unterminated one is read again). */
+export function resumePoint(index: SessionIndex): {
+  offset: number;
+  lineNumber: number;
+  piIndex: number;
+  header: SessionHeader | null;
+} {
+  const partial = index.unterminatedLastLine;
+  const offset = partial ? partial.offset : index.byteLength;
+  const lineNumber = partial ? partial.line : index.lineCount + 1;
+  const piIndex = index.source.records
+    .filter((record) => record.line < lineNumber)
+    .reduce((max, record) => Math.max(max, record.piIndex + 1), 1);
+  return { offset, lineNumber, piIndex, header: index.header };
+}
+
+/**
+ * Adds the lines parsed from `resumePoint(index)` onwards. In the common case
+ * (new ids, parents already known or earlier in the tail) the index is updated
+ * in place, in time proportional to the new lines; otherwise (a re-read
+ * unterminated line that had parsed, duplicate ids, an orphan's parent
+ * arriving, a legacy file) it is rebuilt from the kept records plus the new.
+ * Returns the index to use from now on.
+ */
+export function extendSessionIndex(
+  index: SessionIndex,
+  tail: ParsedSession,
+): { index: SessionIndex; rebuilt: boolean } {
+  const source = index.source;
+  const partial = index.unterminatedLastLine;
+  const resumedLine = partial ? partial.line : index.lineCount + 1;
+  // Whatever the old index said about a line being re-read no longer holds.
+  const keptParseProblems = source.parseProblems.filter(
+    (p) => p.line < resumedLine && p.kind !== "unterminated-last-line",
+  );
+  const keptRecords = source.records.filter((record) => record.line < resumedLine);
+  const needsRebuild =
+    keptRecords.length !== source.records.length ||
+    index.version < CURRENT_SESSION_VERSION ||
+    tail.header !== source.header ||
+    index.trailingNonEntryLine !== null ||
+    tail.trailingNonEntryLine !== null ||
+    !appendsCleanly(index, tail.records);
+  if (needsRebuild) {
+    const parsed: ParsedSession = {
+      header: tail.header ?? source.header,
+      headerLine: source.headerLine ?? tail.headerLine,
+      records: [...keptRecords, ...tail.records],
+      problems: [...keptParseProblems, ...tail.problems],
+      byteLength: tail.byteLength,
+      lineCount: tail.lineCount,
+      unterminatedLastLine: tail.unterminatedLastLine,
+      trailingNonEntryLine: tail.trailingNonEntryLine,
+    };
+    return { index: buildSessionIndex(parsed, source.readBody), rebuilt: true };
+  }
+
+  // In place. Index problems of the old lines stay; the re-read line's parse problems go.
+  const droppedLine = (p: Problem) => p.line >= resumedLine && p.kind !== "orphan";
+  for (let i = index.problems.length - 1; i >= 0; i--)
+    if (droppedLine(index.problems[i]!)) index.problems.splice(i, 1);
+  source.parseProblems = [...keptParseProblems, ...tail.problems];
+  const problems = index.problems;
+  problems.push(...tail.problems);
+  const added: TreeNode[] = [];
+  for (const record of tail.records) {
+    source.records.push(record);
+    const entry = validateEntry(record, problems);
+    index.entries.push(entry);
+    index.entryLines.push(record.line);
+    index.byId.set(entry.id, entry);
+    const node: TreeNode = {
+      id: entry.id,
+      entry,
+      line: record.line,
+      offset: record.offset,
+      byteLength: record.byteLength,
+      parentId: null,
+      parent: null,
+      deferred: record.deferred,
+      children: [],
+      depth: 0,
+    };
+    index.nodes.set(entry.id, node);
+    added.push(node);
+    if (entry.type === "label") applyLabel(index.labels, entry);
+    if (entry.type === "session_info") {
+      const name = entry.name;
+      index.sessionName = typeof name === "string" ? name.trim() || undefined : undefined;
+    }
+  }
+  for (const node of added) {
+    const parentId = declaredParentId(node.entry);
+    const parent = parentId === null ? undefined : index.nodes.get(parentId);
+    if (parentId === null || parentId === node.id || !parent) {
+      if (parentId === node.id) {
+        problems.push(
+          problem(
+            "self-parent",
+            node.line,
+            `Entry "${node.id}" names itself as its parent; it is shown as a root.`,
+            { entryId: node.id },
+          ),
+        );
+      } else if (parentId !== null) {
+        index.orphans.push(node.id);
+        problems.push(
+          problem(
+            "orphan",
+            node.line,
+            `Entry "${node.id}" has parent "${parentId}", which is not in the file; it is shown as a root.`,
+            { entryId: node.id },
+          ),
+        );
+      }
+      index.roots.push(node.id);
+      node.depth = 0;
+      continue;
+    }
+    node.parentId = parentId;
+    node.parent = parent;
+    node.depth = parent.depth + 1;
+    parent.children.push(node.id);
+    orderChildren(index.nodes, parent);
+  }
+  const last = added[added.length - 1];
+  if (last) index.leafId = last.id;
+  index.byteLength = tail.byteLength;
+  index.lineCount = Math.max(index.lineCount, tail.lineCount);
+  index.unterminatedLastLine = tail.unterminatedLastLine;
+  index.trailingNonEntryLine = tail.trailingNonEntryLine;
+  problems.sort((a, b) => a.line - b.line);
+  return { index, rebuilt: false };
+}
+
+/**
+ * Whether new records can go into the index as they are: fresh ids, each
+ * parent already indexed, earlier in the tail, or missing for good (not
+ * something an existing orphan waits for).
+ */
+function appendsCleanly(index: SessionIndex, records: readonly EntryRecord[]): boolean {
+  const waitedFor = new Set<string>();
+  for (const id of index.orphans) {
+    const parentId = declaredParentId(index.nodes.get(id)!.entry);
+    if (parentId !== null) waitedFor.add(parentId);
+  }
+  const tailIds = new Set<string>();
+  for (const record of records) {
+    const id = record.value.id;
+    if (typeof id !== "string" || id === "" || index.nodes.has(id) || tailIds.has(id) || waitedFor.has(id)) {
+      return false;
+    }
+    tailIds.add(id);
+  }
+  // A parent named before it appears (later in the same tail) would be an orphan now but not in a fresh read.
+  const seen = new Set<string>();
+  for (const record of records) {
+    const parentId = record.value.parentId;
+    if (typeof parentId === "string" && tailIds.has(parentId) && !seen.has(parentId)) return false;
+    seen.add(record.value.id as string);
+  }
+  return true;
+}
+
+/** Keeps one child list in Pi's order after an append: file order, then a stable sort by time. */
+function orderChildren(nodes: Map<string, TreeNode>, parent: TreeNode): void {
+  const children = parent.children;
+  const n = children.length;
+  if (n < 2) return;
+  const time = (id: string) => new Date(nodes.get(id)!.entry.timestamp).getTime();
+  // The new child has the latest line; it is in place if it is not earlier than its left neighbour.
+  if (time(children[n - 2]!) <= time(children[n - 1]!)) return;
+  children.sort((a, b) => nodes.get(a)!.line - nodes.get(b)!.line);
+  children.sort((a, b) => time(a) - time(b));
+}
