@@ -44,9 +44,13 @@ const utf8 = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
 /** Scanner state, module-level to keep the hot paths free of allocation. */
 let bytes: Uint8Array = new Uint8Array(0);
 let end = 0;
-/** The line as 32-bit words, from the first 4-byte-aligned position `wordsStart`. */
+/**
+ * The line's buffer as 32-bit words (made once per buffer: lines are views of
+ * the reader's chunk), and the line's byte offset in it.
+ */
 let words: Int32Array = new Int32Array(0);
-let wordsStart = 0;
+let wordsBuffer: ArrayBufferLike | null = null;
+let base = 0;
 let stringHasEscape = false;
 let stringHasNonAscii = false;
 let lineHasInvalidUtf8 = false;
@@ -61,9 +65,11 @@ export function skimLine(input: Uint8Array): SkimOutcome {
   bytes = input;
   end = input.length;
   lineHasInvalidUtf8 = false;
-  wordsStart = (4 - (input.byteOffset & 3)) & 3;
-  const wordCount = input.length > wordsStart ? (input.length - wordsStart) >> 2 : 0;
-  words = new Int32Array(input.buffer, input.byteOffset + wordsStart, wordCount);
+  if (input.buffer !== wordsBuffer) {
+    wordsBuffer = input.buffer;
+    words = new Int32Array(input.buffer, 0, input.buffer.byteLength >> 2);
+  }
+  base = input.byteOffset;
   let i = skipWhitespace(0);
   if (i === end) return { kind: "blank" };
   if (bytes[i] !== 0x7b /* { */) return { kind: "other" };
@@ -96,13 +102,20 @@ function scanObject(i: number, into: Record<string, unknown> | null, level: numb
     const keyStart = i + 1;
     i = scanString(keyStart);
     if (i === FAIL) return FAIL;
-    const key = into ? decodeKey(keyStart, i - 1) : "";
+    // In the message only the role is kept (see stub.ts): other keys need not even be decoded.
+    const key = into
+      ? level === 0
+        ? decodeKey(keyStart, i - 1)
+        : isRoleKey(keyStart, i - 1)
+          ? "role"
+          : null
+      : null;
     i = skipWhitespace(i);
     if (i >= end || bytes[i] !== 0x3a /* : */) return FAIL;
     i = skipWhitespace(i + 1);
     if (i >= end) return FAIL;
     const c = bytes[i]!;
-    if (into && key !== "__proto__") {
+    if (into && key !== null && key !== "__proto__") {
       if (c === 0x22) {
         const start = i + 1;
         i = scanString(start);
@@ -144,9 +157,11 @@ function scanValue(i: number): number {
 }
 
 /** Validates a nested object or array iteratively (no recursion, so nesting depth cannot overflow). */
+/** Open containers of `scanContainer`, reused across calls: true = object, false = array. */
+const stack: boolean[] = [];
+
 function scanContainer(i: number): number {
-  // Stack of open containers: true = object, false = array.
-  const stack: boolean[] = [];
+  stack.length = 0;
   // What the object expects next: a key (or `}` right after `{`), or a value.
   for (;;) {
     const c = bytes[i]!;
@@ -222,15 +237,14 @@ function skipPlain(i: number): number {
   const b = bytes;
   const stop = end;
   const classes = STRING_CLASS;
-  while (i < stop && (i < wordsStart || ((i - wordsStart) & 3) !== 0)) {
+  while (i < stop && ((base + i) & 3) !== 0) {
     if (classes[b[i]!] !== PLAIN) return i;
     i++;
   }
-  if (i >= stop) return i;
-  let w = (i - wordsStart) >> 2;
+  let w = (base + i) >> 2;
+  const wordsEnd = (base + stop) >> 2;
   const view = words;
-  const count = view.length;
-  while (w < count) {
+  while (w < wordsEnd) {
     const x = view[w]!;
     const quote = x ^ 0x22222222;
     const backslash = x ^ 0x5c5c5c5c;
@@ -239,7 +253,7 @@ function skipPlain(i: number): number {
     if ((special & 0x80808080) !== 0) break;
     w++;
   }
-  i = wordsStart + (w << 2);
+  i = Math.max(i, (w << 2) - base);
   while (i < stop && classes[b[i]!] === PLAIN) i++;
   return i;
 }
@@ -362,9 +376,32 @@ function asciiString(start: number, stop: number): string {
   const b = bytes;
   let text = "";
   let k = start;
-  for (; k + 4 <= stop; k += 4) text += String.fromCharCode(b[k]!, b[k + 1]!, b[k + 2]!, b[k + 3]!);
-  for (; k < stop; k++) text += String.fromCharCode(b[k]!);
+  for (; k + 8 <= stop; k += 8) {
+    text += String.fromCharCode(
+      b[k]!,
+      b[k + 1]!,
+      b[k + 2]!,
+      b[k + 3]!,
+      b[k + 4]!,
+      b[k + 5]!,
+      b[k + 6]!,
+      b[k + 7]!,
+    );
+  }
+  for (; k + 2 <= stop; k += 2) text += String.fromCharCode(b[k]!, b[k + 1]!);
+  if (k < stop) text += String.fromCharCode(b[k]!);
   return text;
+}
+
+function isRoleKey(start: number, stop: number): boolean {
+  return (
+    stop - start === 4 &&
+    bytes[start] === 0x72 &&
+    bytes[start + 1] === 0x6f &&
+    bytes[start + 2] === 0x6c &&
+    bytes[start + 3] === 0x65 &&
+    !stringHasEscape
+  );
 }
 
 /** Keys repeat on every line: decode each distinct one once. */

@@ -1,6 +1,6 @@
 /**
  * Stubs for the structure-first reader: the small fields of an entry that the
- * tree index needs (every primitive at the top level and inside `message`),
+ * tree index needs (the entry's short primitive fields, and its message's role),
  * kept while the parsed body is dropped, to be read again from the file when
  * someone looks at it. Parsing stays `JSON.parse`, so a line is accepted or
  * dropped exactly as Pi accepts or drops it; only what is retained changes.
@@ -30,17 +30,13 @@ export function stubOf(value: Record<string, unknown>): Record<string, unknown> 
     if (key === "__proto__") continue; // an own key from JSON.parse; assigning it would set the prototype
     const field = value[key];
     if (key === "message" && typeof field === "object" && field !== null && !Array.isArray(field)) {
-      stub.message = primitivesOf(field as Record<string, unknown>);
+      const role = (field as { role?: unknown }).role;
+      stub.message =
+        role === undefined ? {} : { role: typeof role === "object" && role !== null ? DEFERRED_VALUE : role };
     } else {
       copyPrimitive(stub, key, field);
     }
   }
-  return stub;
-}
-
-function primitivesOf(value: Record<string, unknown>): Record<string, unknown> {
-  const stub: Record<string, unknown> = {};
-  for (const key in value) if (key !== "__proto__") copyPrimitive(stub, key, value[key]);
   return stub;
 }
 

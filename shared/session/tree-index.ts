@@ -131,6 +131,7 @@ export function buildSessionIndex(parsed: ParsedSession, readBody?: BodyReader):
   const entryLines: number[] = [];
   const byId = new Map<string, SessionEntry>();
   const nodes = new Map<string, TreeNode>();
+  /** Filled only for ids seen twice: the line that used the id first. */
   const firstLineOfId = new Map<string, number>();
   const labels = new Map<string, LabelState>();
   let sessionName: string | undefined;
@@ -142,6 +143,7 @@ export function buildSessionIndex(parsed: ParsedSession, readBody?: BodyReader):
     const previous = nodes.get(entry.id);
     if (previous) {
       const first = firstLineOfId.get(entry.id) ?? previous.line;
+      firstLineOfId.set(entry.id, first);
       problems.push(
         problem(
           "duplicate-id",
@@ -156,8 +158,6 @@ export function buildSessionIndex(parsed: ParsedSession, readBody?: BodyReader):
           { relatedLine: first, entryId: entry.id },
         ),
       );
-    } else {
-      firstLineOfId.set(entry.id, record.line);
     }
     byId.set(entry.id, entry);
     nodes.set(entry.id, {
@@ -405,7 +405,8 @@ function linkParents(
       );
       continue;
     }
-    if (!nodes.has(parentId)) {
+    const parent = nodes.get(parentId);
+    if (!parent) {
       orphans.push(node.id);
       problems.push(
         problem(
@@ -418,12 +419,12 @@ function linkParents(
       continue;
     }
     node.parentId = parentId;
-    node.parent = nodes.get(parentId)!;
+    node.parent = parent;
   }
   const roots: string[] = [];
   for (const node of nodes.values()) {
-    if (node.parentId === null) roots.push(node.id);
-    else nodes.get(node.parentId)!.children.push(node.id);
+    if (node.parent === null) roots.push(node.id);
+    else node.parent.children.push(node.id);
   }
   // Every node reachable from a root gets its depth; those left over hang in or below a parent cycle.
   let reached = assignDepths(nodes, roots);
