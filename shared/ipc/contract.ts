@@ -1,0 +1,248 @@
+/**
+ * The typed contract between the renderer and the main process: every
+ * request (each answered with a promise) and every one-way event, with their
+ * types. Both transports bind the same handler object to it: Electron's
+ * `ipcMain.handle` behind a preload bridge, and the WebSocket of
+ * `arbor serve`. Request parameters are validated with `requestSchemas`
+ * before any handler runs.
+ *
+ * Paths never travel from the renderer: sessions and projects are named by
+ * ids the main process issued (`sessionId`, `projectId`), or chosen in the
+ * main process's own open dialog.
+ */
+
+import type { AppliedContextEdit, CompactionInEffect } from "../session/context.ts";
+import type { Problem } from "../session/problems.ts";
+import type { AgentMessage, LlmMessage, ModelRef, SessionEntry } from "../session/types.ts";
+
+/** A session as the library lists it. `sessionId` is the main process's handle for it. */
+export interface SessionListItem {
+  sessionId: string;
+  /** The header's id (a UUID). */
+  headerId: string;
+  /** For display only: never sent back. */
+  path: string;
+  projectId: string;
+  cwd: string;
+  name: string | null;
+  firstMessage: string;
+  messageCount: number;
+  created: string;
+  modified: string;
+  bytes: number;
+  /** The session this one was forked from, when it is in the library. */
+  parentSessionId: string | null;
+  /** Why the file could not be read as a session, if it could not. */
+  error: string | null;
+  /** Another window (or this one) has it open. */
+  open: boolean;
+}
+
+export interface ProjectGroup {
+  projectId: string;
+  cwd: string;
+  sessions: SessionListItem[];
+}
+
+export interface LibraryListing {
+  projects: ProjectGroup[];
+  /** True while a scan is still running: more may come with `library.changed`. */
+  scanning: boolean;
+  /** True when the listing is the bundled demo library (no Pi sessions were found). */
+  demo: boolean;
+}
+
+export interface SearchHit {
+  sessionId: string;
+  entryId: string | null;
+  field: string;
+  snippet: string;
+}
+
+/** One tree node as the renderer draws it: small, no message bodies. */
+export interface TreeNodeView {
+  id: string;
+  parentId: string | null;
+  children: string[];
+  type: string;
+  role: string | null;
+  /** The message role for messages, the entry type otherwise. */
+  kind: string;
+  preview: string;
+  label: string | null;
+  depth: number;
+  line: number;
+  timestamp: string;
+  toolNames: string[];
+  tokenEstimate: number;
+  isError: boolean;
+  toolCallsOnly: boolean;
+  /** Compaction entries: tokens before. */
+  tokensBefore: number | null;
+  /** context_edit entries: the entry they edit. */
+  targetId: string | null;
+}
+
+export interface SessionView {
+  sessionId: string;
+  path: string;
+  headerId: string | null;
+  cwd: string | null;
+  name: string | null;
+  version: number;
+  parentSessionId: string | null;
+  /** The file's leaf: its last entry. */
+  leafId: string | null;
+  roots: string[];
+  /** Depth-first, children in Pi's order. */
+  nodes: TreeNodeView[];
+  problems: Problem[];
+  bytes: number;
+  /** The file changed within the last few seconds: a Pi is probably writing it. */
+  live: boolean;
+}
+
+export interface ContextMessageView {
+  entryId: string;
+  message: AgentMessage;
+  tokenEstimate: number;
+}
+
+export interface ContextView {
+  leafId: string | null;
+  messages: ContextMessageView[];
+  /** `convertToLlm` of the messages, when asked for. */
+  llm: LlmMessage[] | null;
+  thinkingLevel: string;
+  model: ModelRef | null;
+  compaction: CompactionInEffect | null;
+  edits: AppliedContextEdit[];
+  /** Root-to-leaf ids of the path, summarised entries included. */
+  pathIds: string[];
+  tokenEstimate: number;
+  /** Input tokens reported by the last assistant message on the path, if any. */
+  lastInputTokens: number | null;
+}
+
+export interface EntryDetail {
+  entry: SessionEntry;
+  line: number;
+  problems: Problem[];
+}
+
+export interface AppendResult {
+  entryId: string;
+  /** The file was modified within the last few seconds before the append. */
+  wasLive: boolean;
+}
+
+export interface AppInfo {
+  version: string;
+  transport: "electron" | "serve";
+}
+
+/** Every request: parameters and result. All return promises on the calling side. */
+export interface ArborRequests {
+  "app.info": { params: Record<string, never>; result: AppInfo };
+  "library.list": { params: Record<string, never>; result: LibraryListing };
+  "library.rescan": { params: Record<string, never>; result: LibraryListing };
+  "library.search": { params: { query: string; limit?: number }; result: SearchHit[] };
+  "session.open": { params: { sessionId: string }; result: SessionView };
+  "session.current": { params: Record<string, never>; result: SessionView | null };
+  "session.context": { params: { leafId: string | null; llm?: boolean }; result: ContextView };
+  "session.entry": { params: { entryId: string }; result: EntryDetail };
+  "session.setLabel": { params: { targetId: string; label: string | null }; result: AppendResult };
+  "session.rename": { params: { name: string }; result: AppendResult };
+  "session.fork": { params: { entryId: string; position: "before" | "at" }; result: SessionView };
+  "session.clone": { params: Record<string, never>; result: SessionView };
+  "session.new": { params: { projectId: string }; result: SessionView };
+}
+
+export type RequestName = keyof ArborRequests;
+export type RequestParams<N extends RequestName> = ArborRequests[N]["params"];
+export type RequestResult<N extends RequestName> = ArborRequests[N]["result"];
+
+/** Every one-way event from the main process. */
+export interface ArborEvents {
+  "library.progress": { loaded: number; total: number };
+  "library.changed": LibraryListing;
+  /** New entries were appended to the open session (by Pi or by Arbor). */
+  "session.appended": { sessionId: string; added: TreeNodeView[]; view: SessionView };
+  /** The open file was truncated, replaced or deleted: the view was reloaded (or closed). */
+  "session.reloaded": {
+    sessionId: string;
+    reason: "truncated" | "replaced" | "deleted" | "recreated" | "rewritten";
+    view: SessionView | null;
+  };
+  /** The runtime now holds another session (switch, new, fork, clone). */
+  "session.switched": { view: SessionView; reason: "open" | "new" | "fork" | "clone" };
+}
+
+export type EventName = keyof ArborEvents;
+
+/** The object both transports bind: one async function per request. */
+export type ArborHandlers = {
+  [N in RequestName]: (params: RequestParams<N>) => Promise<RequestResult<N>>;
+};
+
+/** What the renderer holds: the same requests, plus event subscriptions that return their unsubscribe. */
+export interface ArborClient {
+  request<N extends RequestName>(name: N, params: RequestParams<N>): Promise<RequestResult<N>>;
+  on<E extends EventName>(name: E, listener: (payload: ArborEvents[E]) => void): () => void;
+}
+
+export type ErrorCode =
+  | "invalid-request"
+  | "not-found"
+  | "refused"
+  | "conflict"
+  | "stale"
+  | "io"
+  | "internal";
+
+/** How errors cross either transport. */
+export interface ArborErrorPayload {
+  code: ErrorCode;
+  message: string;
+}
+
+export class ArborError extends Error {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string) {
+    super(message);
+    this.name = "ArborError";
+    this.code = code;
+  }
+
+  toPayload(): ArborErrorPayload {
+    return { code: this.code, message: this.message };
+  }
+
+  static from(payload: ArborErrorPayload): ArborError {
+    return new ArborError(payload.code, payload.message);
+  }
+}
+
+export const REQUEST_NAMES: readonly RequestName[] = [
+  "app.info",
+  "library.list",
+  "library.rescan",
+  "library.search",
+  "session.open",
+  "session.current",
+  "session.context",
+  "session.entry",
+  "session.setLabel",
+  "session.rename",
+  "session.fork",
+  "session.clone",
+  "session.new",
+];
+
+export const EVENT_NAMES: readonly EventName[] = [
+  "library.progress",
+  "library.changed",
+  "session.appended",
+  "session.reloaded",
+  "session.switched",
+];
