@@ -77,6 +77,9 @@ export interface TreeNodeView {
   tokenEstimate: number;
   isError: boolean;
   toolCallsOnly: boolean;
+  /** Message content has non-blank text (Pi's `/tree` filter needs it). */
+  hasText: boolean;
+  stopReason: string | null;
   /** Compaction entries: tokens before. */
   tokensBefore: number | null;
   /** context_edit entries: the entry they edit. */

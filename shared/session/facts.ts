@@ -17,8 +17,12 @@ export interface EntryFacts {
   tokenEstimate: number;
   /** Assistant messages: stopped by an error or aborted. Tool results: `isError`. */
   isError: boolean;
-  /** Assistant message whose content is tool calls only (Pi's default `/tree` filter hides these). */
+  /** Assistant message whose content is tool calls only. */
   toolCallsOnly: boolean;
+  /** Message content has a non-blank text block (Pi's `/tree` hides assistant messages without, see `graph/filter`). */
+  hasText: boolean;
+  /** Assistant messages: why the model stopped (`stop`, `toolUse`, `error`, `aborted`, `length`...). */
+  stopReason: string | null;
 }
 
 const PREVIEW_LENGTH = 200;
@@ -33,6 +37,8 @@ export function entryFacts(entry: SessionEntry): EntryFacts {
     tokenEstimate: 0,
     isError: false,
     toolCallsOnly: false,
+    hasText: false,
+    stopReason: null,
   };
   switch (entry.type) {
     case "message": {
@@ -41,6 +47,8 @@ export function entryFacts(entry: SessionEntry): EntryFacts {
       const role = typeof message.role === "string" ? message.role : undefined;
       facts.role = role;
       facts.kind = role ?? "message";
+      facts.hasText = hasTextContent(message.content);
+      if (typeof message.stopReason === "string") facts.stopReason = message.stopReason;
       describeMessage(message, facts);
       break;
     }
@@ -139,6 +147,18 @@ function describeMessage(message: Record<string, unknown>, facts: EntryFacts): v
       facts.tokenEstimate = Math.ceil(contentChars(content) / 4);
       break;
   }
+}
+
+/** Pi's `hasTextContent`: a non-blank string, or a text block with non-blank text. */
+export function hasTextContent(content: unknown): boolean {
+  if (typeof content === "string") return content.trim().length > 0;
+  if (!Array.isArray(content)) return false;
+  for (const block of content) {
+    if (isRecord(block) && block.type === "text" && typeof block.text === "string" && block.text.trim().length > 0) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /** The text of string or block content (text blocks joined by newlines). */

@@ -1,0 +1,188 @@
+/**
+ * The graph maths: Pi's `/tree` filter (Pi 1.6's own tree selector is the
+ * oracle: same visible entries, same order, same visible parents), chain
+ * folding and the layout.
+ */
+
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { readSession } from "../session/index.ts";
+import { generateSession } from "../session/testing/generate-session.ts";
+import type { SessionIndex } from "../session/tree-index.ts";
+import { chainId, foldChains } from "./chains.ts";
+import { FILTER_MODES, type FilterableNode, visibleTree } from "./filter.ts";
+import { layoutGraph } from "./layout.ts";
+
+const piRoot = new URL("../../node_modules/@earendil-works/pi-coding-agent/dist/", import.meta.url);
+interface PiTreeList {
+  filterMode: string;
+  applyFilter(): void;
+  filteredNodes: { node: { entry: { id: string } } }[];
+  visibleParentMap: Map<string, string | null>;
+}
+const { TreeSelectorComponent } = (await import(
+  new URL("modes/interactive/components/tree-selector.js", piRoot).href
+)) as {
+  TreeSelectorComponent: new (...args: unknown[]) => { treeList: PiTreeList };
+};
+const { initTheme } = (await import(new URL("modes/interactive/theme/theme.js", piRoot).href)) as {
+  initTheme: (name: string) => void;
+};
+const { SessionManager } = (await import(new URL("core/session-manager.js", piRoot).href)) as {
+  SessionManager: { open(path: string): { getTree(): unknown[] } };
+};
+initTheme("dark");
+
+const dir = mkdtempSync(join(tmpdir(), "arbor-graph-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function filterable(index: SessionIndex): Map<string, FilterableNode> {
+  const nodes = new Map<string, FilterableNode>();
+  for (const node of index.nodes.values()) {
+    const facts = index.facts(node.id)!;
+    nodes.set(node.id, {
+      id: node.id,
+      parentId: node.parentId,
+      children: node.children,
+      type: node.entry.type,
+      role: facts.role ?? null,
+      label: index.labels.get(node.id)?.label ?? null,
+      hasText: facts.hasText,
+      stopReason: facts.stopReason,
+    });
+  }
+  return nodes;
+}
+
+describe("visibleTree, against Pi 1.6's /tree", () => {
+  it("shows the same entries in the same order with the same visible parents, in every mode", () => {
+    let compared = 0;
+    for (let seed = 1; seed <= 40; seed++) {
+      const generated = generateSession({ seed, entryCount: 60 });
+      const arborPath = join(dir, `${seed}.jsonl`);
+      const piPath = join(dir, `${seed}.pi.jsonl`);
+      writeFileSync(arborPath, generated.text);
+      copyFileSync(arborPath, piPath);
+      const index = readSession(generated.text);
+      const nodes = filterable(index);
+      const tree = SessionManager.open(piPath).getTree();
+      const leaves = [index.leafId, ...generated.entryIds.filter((_, i) => i % 9 === 0)];
+      for (const leafId of leaves) {
+        const pi = new TreeSelectorComponent(
+          tree,
+          leafId,
+          50,
+          () => {},
+          () => {},
+        ).treeList;
+        for (const mode of FILTER_MODES) {
+          pi.filterMode = mode;
+          pi.applyFilter();
+          const ours = visibleTree(nodes, index.roots, { mode, leafId });
+          const what = `seed ${seed}, leaf ${leafId}, ${mode}`;
+          expect(ours.order, what).toEqual(pi.filteredNodes.map((n) => n.node.entry.id));
+          for (const id of ours.order)
+            expect(ours.parent.get(id) ?? null, `${what}: parent of ${id}`).toBe(
+              pi.visibleParentMap.get(id) ?? null,
+            );
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(500);
+  });
+
+  it("hides a folded node's descendants and keeps the node", () => {
+    const index = readSession(generateSession({ seed: 3, entryCount: 40 }).text);
+    const nodes = filterable(index);
+    const all = visibleTree(nodes, index.roots, { mode: "all", leafId: index.leafId });
+    const folded = all.order[1]!;
+    const partial = visibleTree(nodes, index.roots, {
+      mode: "all",
+      leafId: index.leafId,
+      folded: new Set([folded]),
+    });
+    expect(partial.order).toContain(folded);
+    expect(partial.children.get(folded)).toEqual([]);
+  });
+});
+
+function chainTree(length: number, branchAt: number | null) {
+  // A chain e0..e(length-1); optionally a second child at branchAt.
+  const nodes = new Map<string, FilterableNode>();
+  const make = (id: string, parentId: string | null) => {
+    nodes.set(id, {
+      id,
+      parentId,
+      children: [],
+      type: "message",
+      role: "user",
+      label: null,
+      hasText: true,
+      stopReason: null,
+    });
+    if (parentId) (nodes.get(parentId)!.children as string[]).push(id);
+  };
+  for (let i = 0; i < length; i++) make(`e${i}`, i === 0 ? null : `e${i - 1}`);
+  if (branchAt !== null) make("b0", `e${branchAt}`);
+  return nodes;
+}
+
+describe("foldChains and layoutGraph", () => {
+  it("folds linear runs, keeps branch points, labels and the leaf, and names a chain by its first entry", () => {
+    const nodes = chainTree(10, 4);
+    const tree = visibleTree(nodes, ["e0"], { mode: "all", leafId: "e9" });
+    const graph = foldChains(tree, { keep: (id) => id === "e9" || id === "e2" });
+    const shape = graph.nodes.map((n) => (n.kind === "chain" ? `[${n.entryIds.join(",")}]` : n.entryId));
+    // e2 kept (labelled); e4 branches; e9 is the leaf; b0 alone is too short to fold.
+    expect(shape).toEqual(["e0", "e1", "e2", "e3", "e4", "[e5,e6,e7,e8]", "e9", "b0"]);
+    expect(graph.nodeOfEntry.get("e7")).toBe(chainId("e5"));
+    const expanded = foldChains(tree, { keep: (id) => id === "e9", expanded: new Set([chainId("e5")]) });
+    expect(expanded.nodes.map((n) => n.id)).toContain("e6");
+  });
+
+  it("keeps a chain's id and every earlier position when entries are appended", () => {
+    const before = chainTree(20, 3);
+    const after = chainTree(25, 3);
+    const layout = (nodes: Map<string, FilterableNode>, leaf: string) => {
+      const tree = visibleTree(nodes, ["e0"], { mode: "all", leafId: leaf });
+      const graph = foldChains(tree, { keep: (id) => id === leaf });
+      return { graph, positions: layoutGraph(graph).positions };
+    };
+    const a = layout(before, "e19");
+    const b = layout(after, "e24");
+    for (const [id, position] of a.positions) {
+      if (id === "e19") continue; // the old leaf now sits inside the longer chain
+      expect(b.positions.get(id), id).toEqual(position);
+    }
+  });
+
+  it("lays out 100k entries in linear time without deep recursion", () => {
+    const nodes = chainTree(100_000, 50_000);
+    const started = performance.now();
+    const tree = visibleTree(nodes, ["e0"], { mode: "all", leafId: "e99999" });
+    const graph = foldChains(tree, { keep: (id) => id === "e99999" });
+    const { positions } = layoutGraph(graph, {
+      direction: "TB",
+      nodeWidth: 100,
+      nodeHeight: 40,
+      gapX: 10,
+      gapY: 10,
+    });
+    expect(graph.nodes.length).toBeLessThan(10);
+    expect(positions.size).toBe(graph.nodes.length);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it("puts the current path on one line: a parent sits on its first child's row", () => {
+    const nodes = chainTree(6, 2);
+    const tree = visibleTree(nodes, ["e0"], { mode: "all", leafId: "b0" });
+    const graph = foldChains(tree, { keep: () => true });
+    const { positions } = layoutGraph(graph);
+    // The leaf's branch (b0) comes first, so e0..e2 and b0 share a row; e3.. opens the next.
+    expect(positions.get("b0")!.y).toBe(positions.get("e0")!.y);
+    expect(positions.get("e3")!.y).toBeGreaterThan(positions.get("e0")!.y);
+  });
+});
