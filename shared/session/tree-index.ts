@@ -160,23 +160,9 @@ export function buildSessionIndex(parsed: ParsedSession, readBody?: BodyReader):
       );
     }
     byId.set(entry.id, entry);
-    nodes.set(entry.id, {
-      id: entry.id,
-      entry,
-      line: record.line,
-      offset: record.offset,
-      byteLength: record.byteLength,
-      parentId: null,
-      parent: null,
-      deferred: record.deferred,
-      children: [],
-      depth: -1,
-    });
+    nodes.set(entry.id, createNode(record, entry));
     if (entry.type === "label") applyLabel(labels, entry);
-    if (entry.type === "session_info") {
-      const name = entry.name;
-      sessionName = typeof name === "string" ? name.trim() || undefined : undefined;
-    }
+    if (entry.type === "session_info") sessionName = sessionNameOf(entry);
   }
 
   const { roots, orphans } = linkParents(nodes, problems);
@@ -262,6 +248,47 @@ function loadBody(node: TreeNode, readBody: BodyReader): SessionEntry {
   if (body.id !== stub.id || body.type !== stub.type)
     body = { ...body, id: stub.id, type: stub.type } as SessionEntry;
   return body;
+}
+
+function createNode(record: EntryRecord, entry: SessionEntry): TreeNode {
+  return {
+    id: entry.id,
+    entry,
+    line: record.line,
+    offset: record.offset,
+    byteLength: record.byteLength,
+    parentId: null,
+    parent: null,
+    deferred: record.deferred,
+    children: [],
+    depth: -1,
+  };
+}
+
+/** Pi's rule: the latest session_info names the session; an empty name clears it. */
+function sessionNameOf(entry: SessionEntry & { type: "session_info" }): string | undefined {
+  const name = entry.name;
+  return typeof name === "string" ? name.trim() || undefined : undefined;
+}
+
+function selfParentProblem(node: TreeNode): Problem {
+  return problem(
+    "self-parent",
+    node.line,
+    `Entry "${node.id}" names itself as its parent; it is shown as a root.`,
+    {
+      entryId: node.id,
+    },
+  );
+}
+
+function orphanProblem(node: TreeNode, parentId: string): Problem {
+  return problem(
+    "orphan",
+    node.line,
+    `Entry "${node.id}" has parent "${parentId}", which is not in the file; it is shown as a root.`,
+    { entryId: node.id },
+  );
 }
 
 function applyLabel(labels: Map<string, LabelState>, entry: SessionEntry & { type: "label" }): void {
@@ -393,29 +420,13 @@ function linkParents(
     const parentId = declaredParentId(node.entry);
     if (parentId === null) continue;
     if (parentId === node.id) {
-      problems.push(
-        problem(
-          "self-parent",
-          node.line,
-          `Entry "${node.id}" names itself as its parent; it is shown as a root.`,
-          {
-            entryId: node.id,
-          },
-        ),
-      );
+      problems.push(selfParentProblem(node));
       continue;
     }
     const parent = nodes.get(parentId);
     if (!parent) {
       orphans.push(node.id);
-      problems.push(
-        problem(
-          "orphan",
-          node.line,
-          `Entry "${node.id}" has parent "${parentId}", which is not in the file; it is shown as a root.`,
-          { entryId: node.id },
-        ),
-      );
+      problems.push(orphanProblem(node, parentId));
       continue;
     }
     node.parentId = parentId;
@@ -602,10 +613,10 @@ export function extendSessionIndex(
     return { index: buildSessionIndex(parsed, source.readBody), rebuilt: true };
   }
 
-  // In place. Index problems of the old lines stay; the re-read line's parse problems go.
-  const droppedLine = (p: Problem) => p.line >= resumedLine && p.kind !== "orphan";
-  for (let i = index.problems.length - 1; i >= 0; i--)
-    if (droppedLine(index.problems[i]!)) index.problems.splice(i, 1);
+  // In place. Problems of the old lines stay; those of a re-read (unparsed) last line go.
+  for (let i = index.problems.length - 1; i >= 0; i--) {
+    if (index.problems[i]!.line >= resumedLine) index.problems.splice(i, 1);
+  }
   source.parseProblems = [...keptParseProblems, ...tail.problems];
   const problems = index.problems;
   problems.push(...tail.problems);
@@ -616,49 +627,21 @@ export function extendSessionIndex(
     index.entries.push(entry);
     index.entryLines.push(record.line);
     index.byId.set(entry.id, entry);
-    const node: TreeNode = {
-      id: entry.id,
-      entry,
-      line: record.line,
-      offset: record.offset,
-      byteLength: record.byteLength,
-      parentId: null,
-      parent: null,
-      deferred: record.deferred,
-      children: [],
-      depth: 0,
-    };
+    const node = createNode(record, entry);
     index.nodes.set(entry.id, node);
     added.push(node);
     if (entry.type === "label") applyLabel(index.labels, entry);
-    if (entry.type === "session_info") {
-      const name = entry.name;
-      index.sessionName = typeof name === "string" ? name.trim() || undefined : undefined;
-    }
+    if (entry.type === "session_info") index.sessionName = sessionNameOf(entry);
   }
   for (const node of added) {
     const parentId = declaredParentId(node.entry);
     const parent = parentId === null ? undefined : index.nodes.get(parentId);
     if (parentId === null || parentId === node.id || !parent) {
       if (parentId === node.id) {
-        problems.push(
-          problem(
-            "self-parent",
-            node.line,
-            `Entry "${node.id}" names itself as its parent; it is shown as a root.`,
-            { entryId: node.id },
-          ),
-        );
+        problems.push(selfParentProblem(node));
       } else if (parentId !== null) {
         index.orphans.push(node.id);
-        problems.push(
-          problem(
-            "orphan",
-            node.line,
-            `Entry "${node.id}" has parent "${parentId}", which is not in the file; it is shown as a root.`,
-            { entryId: node.id },
-          ),
-        );
+        problems.push(orphanProblem(node, parentId));
       }
       index.roots.push(node.id);
       node.depth = 0;
