@@ -154,7 +154,12 @@ export function hasTextContent(content: unknown): boolean {
   if (typeof content === "string") return content.trim().length > 0;
   if (!Array.isArray(content)) return false;
   for (const block of content) {
-    if (isRecord(block) && block.type === "text" && typeof block.text === "string" && block.text.trim().length > 0) {
+    if (
+      isRecord(block) &&
+      block.type === "text" &&
+      typeof block.text === "string" &&
+      block.text.trim().length > 0
+    ) {
       return true;
     }
   }
