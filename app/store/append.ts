@@ -1,0 +1,488 @@
+/**
+ * The only way Arbor writes into an existing session file: one whole line
+ * (`JSON.stringify(entry) + "\n"`) per entry, in one `write` on a descriptor
+ * opened for appending, each entry with Pi's field names and Pi's key order,
+ * as a child of the given leaf (Pi appends to its current leaf).
+ *
+ * Before writing, the file is checked again, on the very descriptor that
+ * will be written:
+ * - it must still be the file the index was read from, at the size and
+ *   mtime the index saw (else "conflict": let the follower read the new
+ *   bytes first, then try again);
+ * - its last byte must be "\n": otherwise someone is in the middle of a
+ *   line (or the file is damaged) and appending would merge two lines into
+ *   one invalid line (Pi 0.73 does that and loses the entry);
+ * - version 3 with a header (Arbor does not write into legacy files: Pi
+ *   rewrites them whole when it opens them);
+ * - the parent and any target must be entries of the file.
+ * A file modified in the last few seconds is still written, and the result
+ * says so (`wasLive`): a Pi is probably writing it too, and will not see the
+ * new entry until it reopens the file.
+ *
+ * What no check can rule out is another writer starting a line between the
+ * check and the write (microseconds). Pi cannot: each of its lines is one
+ * `write()` on an O_APPEND descriptor, which the kernel applies whole with
+ * respect to other appenders, so there is no moment at which Pi's line is
+ * half on disk while Arbor's write lands.
+ */
+
+import { randomUUID } from "node:crypto";
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats, writeSync } from "node:fs";
+import { ArborError } from "../../shared/ipc/contract.ts";
+import { pathToRoot, type SessionIndex } from "../../shared/session/tree-index.ts";
+import { CURRENT_SESSION_VERSION, type SessionEntry } from "../../shared/session/types.ts";
+
+export type AppendErrorCode = "refused" | "conflict" | "not-found" | "io";
+
+/** Why an append was not made, for callers that react differently (retry, reload, tell the user). */
+export type AppendFailure =
+  | "no-header"
+  | "legacy-version"
+  | "unterminated-last-line"
+  | "invalid-argument"
+  | "not-on-branch"
+  | "not-editable"
+  | "changed-on-disk"
+  | "missing-file"
+  | "missing-parent"
+  | "missing-target"
+  | "write-failed";
+
+export class AppendError extends ArborError {
+  declare readonly code: AppendErrorCode;
+  readonly reason: AppendFailure;
+  readonly path: string;
+
+  constructor(code: AppendErrorCode, reason: AppendFailure, path: string, message: string) {
+    super(code, message);
+    this.name = "AppendError";
+    this.reason = reason;
+    this.path = path;
+  }
+}
+
+/** A file written within this many milliseconds is reported as live (a Pi is probably writing it). */
+export const LIVE_WINDOW_MS = 3000;
+
+/** The file as the index saw it. `dev` is compared when given. */
+export interface FileState {
+  size: number;
+  mtimeMs: number;
+  ino: number;
+  dev?: number;
+}
+
+export interface AppendTarget {
+  path: string;
+  index: SessionIndex;
+  /** What the index was read from; `null` when the file is known to be deleted. */
+  file: FileState | null;
+  /** Size and mtime right after this writer's previous append: that write does not make the file "live". */
+  lastOwnWrite?: { size: number; mtimeMs: number } | undefined;
+}
+
+export interface AppendResult {
+  entryId: string;
+  /** The entry as written (the line is `JSON.stringify(entry) + "\n"`). */
+  entry: SessionEntry;
+  /** Byte length of the written line, newline included. */
+  bytes: number;
+  /** The file was modified by someone else within `LIVE_WINDOW_MS` before the append. */
+  wasLive: boolean;
+  /** Size and mtime of the file right after the write. */
+  size: number;
+  mtimeMs: number;
+}
+
+// ---------------------------------------------------------------------------
+// The entries, each built exactly as Pi 1.6's SessionManager builds it.
+
+export interface LabelOptions {
+  /** The current leaf: the new entry's parent (`null`: a new root, as after Pi's `resetLeaf`). */
+  leafId: string | null;
+  targetId: string;
+  /** A non-empty string sets the label; `null`, `undefined` or "" clears it (the key is then absent, as Pi writes it). */
+  label: string | null | undefined;
+}
+
+/** Pi's `appendLabelChange(targetId, label)`. */
+export function appendLabel(target: AppendTarget, options: LabelOptions): AppendResult {
+  const { leafId, targetId } = options;
+  requireString(target, "targetId", targetId);
+  if (options.label !== null && options.label !== undefined && typeof options.label !== "string") {
+    invalid(target, "The label must be a string, or null to clear it.");
+  }
+  const label = options.label ? options.label : undefined;
+  requireParent(target, leafId);
+  requireEntry(target, targetId, "missing-target", "label");
+  return writeEntry(target, (id, timestamp) => ({
+    type: "label",
+    id,
+    parentId: leafId,
+    timestamp,
+    targetId,
+    label,
+  }));
+}
+
+export interface SessionNameOptions {
+  leafId: string | null;
+  /** Line breaks become spaces and the name is trimmed, as in Pi; "" clears the name. */
+  name: string;
+}
+
+/** Pi's `appendSessionInfo(name)`. */
+export function appendSessionName(target: AppendTarget, options: SessionNameOptions): AppendResult {
+  requireString(target, "name", options.name, true);
+  const name = options.name.replace(/[\r\n]+/g, " ").trim();
+  requireParent(target, options.leafId);
+  return writeEntry(target, (id, timestamp) => ({
+    type: "session_info",
+    id,
+    parentId: options.leafId,
+    timestamp,
+    name,
+  }));
+}
+
+export interface CustomEntryOptions {
+  leafId: string | null;
+  customType: string;
+  data?: unknown;
+}
+
+/** Pi's `appendCustomEntry(customType, data)`: extension state, never in the model context. */
+export function appendCustomEntry(target: AppendTarget, options: CustomEntryOptions): AppendResult {
+  requireString(target, "customType", options.customType);
+  requireParent(target, options.leafId);
+  return writeEntry(target, (id, timestamp) => ({
+    type: "custom",
+    customType: options.customType,
+    data: options.data,
+    id,
+    parentId: options.leafId,
+    timestamp,
+  }));
+}
+
+export type CustomMessageContent =
+  | string
+  | Array<{ type: "text"; text: string } | { type: "image"; data: string; mimeType: string }>;
+
+export interface CustomMessageOptions {
+  leafId: string | null;
+  customType: string;
+  content: CustomMessageContent;
+  /** Whether Pi shows it in its TUI. */
+  display: boolean;
+  details?: unknown;
+}
+
+/** Pi's `appendCustomMessageEntry(customType, content, display, details)`: in the context as a user message. */
+export function appendCustomMessage(target: AppendTarget, options: CustomMessageOptions): AppendResult {
+  requireString(target, "customType", options.customType);
+  if (typeof options.content !== "string" && !Array.isArray(options.content)) {
+    invalid(target, "A custom message's content must be a string or an array of text/image blocks.");
+  }
+  if (typeof options.display !== "boolean") invalid(target, "A custom message's display must be a boolean.");
+  requireParent(target, options.leafId);
+  return writeEntry(target, (id, timestamp) => ({
+    type: "custom_message",
+    customType: options.customType,
+    content: options.content,
+    display: options.display,
+    details: options.details,
+    id,
+    parentId: options.leafId,
+    timestamp,
+  }));
+}
+
+export interface BranchSummaryOptions {
+  /**
+   * The entry the new branch starts from, which becomes the summary's parent
+   * (Pi's `branchWithSummary(branchFromId, ...)` moves its leaf there first);
+   * `null` starts from before the first entry.
+   */
+  branchFromId: string | null;
+  /** The leaf being left, which the summary describes; Pi writes "root" when there was none. */
+  fromId: string;
+  summary: string;
+  details?: unknown;
+  fromHook?: boolean;
+  usage?: unknown;
+}
+
+/** Pi's `branchWithSummary(branchFromId, summary, details, fromHook, usage)`. */
+export function appendBranchSummary(target: AppendTarget, options: BranchSummaryOptions): AppendResult {
+  requireString(target, "fromId", options.fromId);
+  if (typeof options.summary !== "string") invalid(target, "A branch summary's summary must be a string.");
+  requireParent(target, options.branchFromId);
+  if (options.fromId !== "root") requireEntry(target, options.fromId, "missing-target", "branch summary");
+  return writeEntry(target, (id, timestamp) => ({
+    type: "branch_summary",
+    id,
+    parentId: options.branchFromId,
+    timestamp,
+    fromId: options.fromId,
+    summary: options.summary,
+    details: options.details,
+    usage: options.usage,
+    fromHook: options.fromHook,
+  }));
+}
+
+export interface ContextEditOptions {
+  /** The current leaf: the edit's parent, and the branch the target must be on. */
+  leafId: string;
+  targetId: string;
+  /** New content for the target's contribution, or `null` to drop it from the context. */
+  replacement: { content: string | unknown[] } | null;
+}
+
+/**
+ * Pi 1.x's `appendContextEdit(targetId, replacement)`, with its checks: the
+ * replacement is `null` or has string/array content; the target is on the
+ * branch ending at `leafId`; it is a user, assistant or toolResult message or
+ * a custom_message; a string replacement of an assistant or toolResult
+ * message is stored as one text block. Pi 0.73 ignores these entries.
+ */
+export function appendContextEdit(target: AppendTarget, options: ContextEditOptions): AppendResult {
+  const { leafId, targetId, replacement } = options;
+  requireString(target, "targetId", targetId);
+  if (
+    replacement !== null &&
+    (typeof replacement !== "object" ||
+      !("content" in replacement) ||
+      (typeof replacement.content !== "string" && !Array.isArray(replacement.content)))
+  ) {
+    invalid(target, "Context edit replacement must be null or contain string/array content.");
+  }
+  requireString(target, "leafId", leafId);
+  requireParent(target, leafId);
+  const node = requireEntry(target, targetId, "missing-target", "context edit");
+  if (!pathToRoot(target.index, leafId).includes(targetId)) {
+    throw new AppendError(
+      "refused",
+      "not-on-branch",
+      target.path,
+      `Entry ${targetId} is not on the branch ending at ${leafId}; a context edit can only change that branch.`,
+    );
+  }
+  const role = node.type === "message" ? roleOf(node) : node.type === "custom_message" ? "custom" : null;
+  if (role !== "user" && role !== "assistant" && role !== "toolResult" && role !== "custom") {
+    throw new AppendError(
+      "refused",
+      "not-editable",
+      target.path,
+      `Entry ${targetId} does not contribute editable model content (only user, assistant and toolResult messages and custom messages do).`,
+    );
+  }
+  const normalized =
+    replacement !== null &&
+    (role === "assistant" || role === "toolResult") &&
+    typeof replacement.content === "string"
+      ? { content: [{ type: "text", text: replacement.content }] }
+      : replacement;
+  return writeEntry(target, (id, timestamp) => ({
+    type: "context_edit",
+    id,
+    parentId: leafId,
+    timestamp,
+    targetId,
+    replacement: normalized,
+  }));
+}
+
+function roleOf(entry: SessionEntry): unknown {
+  const message = (entry as { message?: unknown }).message;
+  return typeof message === "object" && message !== null ? (message as { role?: unknown }).role : undefined;
+}
+
+// ---------------------------------------------------------------------------
+// Ids
+
+/** Pi's `generateId`: 8 hex characters of a random UUID, unused in the file; a whole UUID after 100 collisions. */
+export function generateEntryId(index: SessionIndex): string {
+  for (let i = 0; i < 100; i++) {
+    const id = randomUUID().slice(0, 8);
+    if (!index.nodes.has(id) && !index.byId.has(id)) return id;
+  }
+  return randomUUID();
+}
+
+// ---------------------------------------------------------------------------
+// Checks and the write
+
+function invalid(target: AppendTarget, message: string): never {
+  throw new AppendError("refused", "invalid-argument", target.path, message);
+}
+
+function requireString(target: AppendTarget, field: string, value: unknown, allowEmpty = false): void {
+  if (typeof value !== "string" || (!allowEmpty && value.length === 0)) {
+    invalid(target, `${field} must be a${allowEmpty ? "" : " non-empty"} string.`);
+  }
+}
+
+function requireParent(target: AppendTarget, leafId: string | null): void {
+  if (leafId === null) return;
+  if (typeof leafId !== "string") invalid(target, "leafId must be an entry id or null.");
+  if (!target.index.nodes.has(leafId)) {
+    throw new AppendError(
+      "not-found",
+      "missing-parent",
+      target.path,
+      `Entry ${leafId} is not in ${target.path}; the new entry would have no parent there.`,
+    );
+  }
+}
+
+function requireEntry(
+  target: AppendTarget,
+  id: string,
+  reason: AppendFailure,
+  what: string,
+): SessionEntry & { type: string } {
+  const node = target.index.nodes.get(id);
+  if (!node) {
+    throw new AppendError(
+      "not-found",
+      reason,
+      target.path,
+      `Entry ${id} (the ${what}'s target) is not in ${target.path}.`,
+    );
+  }
+  return node.entry;
+}
+
+function requireWritableIndex(target: AppendTarget): void {
+  const { index, path } = target;
+  if (index.header === null) {
+    throw new AppendError(
+      "refused",
+      "no-header",
+      path,
+      `${path} has no session header; Pi would not open it, so Arbor does not write into it.`,
+    );
+  }
+  if (index.version < CURRENT_SESSION_VERSION) {
+    throw new AppendError(
+      "refused",
+      "legacy-version",
+      path,
+      `${path} is a version ${index.version} session; Pi rewrites such files when it opens them, so Arbor only writes into version ${CURRENT_SESSION_VERSION} files. Open it in Pi once, or fork it.`,
+    );
+  }
+}
+
+const APPEND_FLAGS = constants.O_RDWR | constants.O_APPEND;
+
+/**
+ * Opens without O_CREAT (unlike `fs.openSync(path, "a")`): a deleted file
+ * must not be re-created as a headerless file holding one entry. Read and
+ * write on one descriptor, so the checks and the write see the same inode.
+ */
+function openForAppend(path: string): number {
+  try {
+    return openSync(path, APPEND_FLAGS);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") {
+      throw new AppendError("not-found", "missing-file", path, `${path} no longer exists.`);
+    }
+    throw new AppendError(
+      "io",
+      "write-failed",
+      path,
+      `Cannot open ${path} for appending: ${messageOf(error)}`,
+    );
+  }
+}
+
+function checkUnchanged(target: AppendTarget, stats: Stats): void {
+  const { file, index, path } = target;
+  if (file === null) throw new AppendError("not-found", "missing-file", path, `${path} was deleted.`);
+  const same =
+    stats.ino === file.ino &&
+    (file.dev === undefined || stats.dev === file.dev) &&
+    stats.size === file.size &&
+    file.size === index.byteLength &&
+    stats.mtimeMs === file.mtimeMs;
+  if (!same) {
+    throw new AppendError(
+      "conflict",
+      "changed-on-disk",
+      path,
+      `${path} changed on disk since it was read (${describeChange(file, index, stats)}); read the new bytes, then try again.`,
+    );
+  }
+}
+
+function describeChange(file: FileState, index: SessionIndex, stats: Stats): string {
+  if (stats.ino !== file.ino || (file.dev !== undefined && stats.dev !== file.dev)) return "it was replaced";
+  if (file.size !== index.byteLength) return "the index does not cover the whole file";
+  if (stats.size !== file.size) return `${file.size} bytes then, ${stats.size} now`;
+  return "its modification time moved";
+}
+
+function checkLastByte(path: string, fd: number, size: number): void {
+  if (size === 0) {
+    throw new AppendError("refused", "no-header", path, `${path} is empty; it has no session header.`);
+  }
+  const last = new Uint8Array(1);
+  if (readSync(fd, last, 0, 1, size - 1) !== 1 || last[0] !== 0x0a) {
+    throw new AppendError(
+      "refused",
+      "unterminated-last-line",
+      path,
+      `The last line of ${path} is not terminated: another program may be writing it right now, or the file is damaged. Appending now would merge two lines; try again once the line is complete.`,
+    );
+  }
+}
+
+function writeEntry(
+  target: AppendTarget,
+  build: (id: string, timestamp: string) => Record<string, unknown>,
+): AppendResult {
+  requireWritableIndex(target);
+  const entry = build(generateEntryId(target.index), new Date().toISOString());
+  const bytes = Buffer.from(`${JSON.stringify(entry)}\n`, "utf8");
+  const { path } = target;
+  const fd = openForAppend(path);
+  try {
+    const before = fstatSync(fd);
+    checkUnchanged(target, before);
+    checkLastByte(path, fd, before.size);
+    let written: number;
+    try {
+      written = writeSync(fd, bytes, 0, bytes.length);
+    } catch (error) {
+      throw new AppendError("io", "write-failed", path, `Writing to ${path} failed: ${messageOf(error)}`);
+    }
+    if (written !== bytes.length) {
+      throw new AppendError(
+        "io",
+        "write-failed",
+        path,
+        `Only ${written} of ${bytes.length} bytes were written to ${path} (disk full?); its last line is now incomplete.`,
+      );
+    }
+    const after = fstatSync(fd);
+    const own = target.lastOwnWrite;
+    const ownLastChange = own !== undefined && own.size === before.size && own.mtimeMs === before.mtimeMs;
+    return {
+      entryId: entry.id as string,
+      entry: entry as SessionEntry,
+      bytes: bytes.length,
+      wasLive: !ownLastChange && Date.now() - before.mtimeMs < LIVE_WINDOW_MS,
+      size: after.size,
+      mtimeMs: after.mtimeMs,
+    };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,344 @@
+/**
+ * One open session file: its current index, bodies on demand, and (when
+ * following) the file's growth as events. Read-only: the only writes into
+ * the file go through `append.ts`, and `append()` here reads its own line
+ * back at once, so the index always describes bytes that are on disk.
+ *
+ * When the file is truncated, replaced, deleted, re-created or rewritten in
+ * place, the store does not patch its index: it reloads the whole file and
+ * says why (`onDidReload`), so nobody sees stale or mixed data.
+ */
+
+import { closeSync, fstatSync, openSync } from "node:fs";
+import { resolve } from "node:path";
+import type { EntryFacts } from "../../shared/session/facts.ts";
+import type { ParseMode } from "../../shared/session/parse.ts";
+import type { SessionIndex, TreeNode } from "../../shared/session/tree-index.ts";
+import type { SessionEntry } from "../../shared/session/types.ts";
+import type { AppendResult, AppendTarget } from "./append.ts";
+import {
+  type ByteSample,
+  type FollowOptions,
+  inspectFile,
+  isMissing,
+  type KnownFile,
+  type ReloadReason,
+  readAppended,
+  SessionFollower,
+  sampleFile,
+} from "./follower.ts";
+import { openSessionFile, STRUCTURE_FIRST_MIN_BYTES } from "./open-session-file.ts";
+
+export interface Disposable {
+  dispose(): void;
+}
+
+/** Returned by every `onDid…`: call it, or call its `dispose()`, to stop listening. */
+export type Unsubscribe = (() => void) & Disposable;
+
+/** A tiny typed event emitter. A throwing listener does not stop the others. */
+export class Emitter<T> {
+  private listeners: Array<{ listener: (value: T) => void }> = [];
+
+  constructor(private readonly onListenerError: (error: unknown) => void = reportListenerError) {}
+
+  on(listener: (value: T) => void): Unsubscribe {
+    const slot = { listener };
+    this.listeners.push(slot);
+    const unsubscribe = () => {
+      this.listeners = this.listeners.filter((other) => other !== slot);
+    };
+    return Object.assign(unsubscribe, { dispose: unsubscribe });
+  }
+
+  emit(value: T): void {
+    for (const { listener } of this.listeners) {
+      try {
+        listener(value);
+      } catch (error) {
+        this.onListenerError(error);
+      }
+    }
+  }
+
+  get size(): number {
+    return this.listeners.length;
+  }
+
+  clear(): void {
+    this.listeners = [];
+  }
+}
+
+function reportListenerError(error: unknown): void {
+  console.error("arbor: a session store listener threw:", error);
+}
+
+export interface AppendEvent {
+  index: SessionIndex;
+  /** Nodes of the entries that were not in the index before, in file order. */
+  added: readonly TreeNode[];
+  /** The index was rebuilt rather than extended (duplicate ids, an orphan's parent arriving, ...). */
+  rebuilt: boolean;
+}
+
+export interface ReloadEvent {
+  reason: ReloadReason;
+  /** The index of the file now at the path; `null` when it was deleted. */
+  index: SessionIndex | null;
+  previous: SessionIndex;
+}
+
+export type SyncResult =
+  | { kind: "unchanged" }
+  /** Bytes were read but no entry was completed yet (a half-written line is held). */
+  | { kind: "pending" }
+  | { kind: "appended"; event: AppendEvent }
+  | { kind: "reloaded"; event: ReloadEvent }
+  /** The file is (still) deleted. */
+  | { kind: "missing" };
+
+export interface SessionStoreOptions {
+  /** How to parse; by default structure-first for files of `STRUCTURE_FIRST_MIN_BYTES` or more. */
+  mode?: ParseMode;
+  /** Follow the file (watch its directory, poll as a safety net). Default: off; see `follow()`. */
+  follow?: boolean | FollowOptions;
+}
+
+export class StoreDisposedError extends Error {
+  constructor(path: string) {
+    super(`The session store for ${path} was disposed; open the session again to read it.`);
+    this.name = "StoreDisposedError";
+  }
+}
+
+interface OpenFile {
+  index: SessionIndex;
+  mode: ParseMode;
+  known: KnownFile;
+  samples: ByteSample[];
+  /** Our own read-only descriptor on the same inode the index was read from. */
+  fd: number;
+  close(): void;
+}
+
+/** Opens `path` and a second descriptor on the same inode (retrying if the file is replaced in between). */
+function openFollowable(path: string, requestedMode: ParseMode | undefined): OpenFile {
+  for (let attempt = 0; ; attempt++) {
+    const opened = openSessionFile(path, requestedMode ? { mode: requestedMode } : {});
+    let fd: number;
+    try {
+      fd = openSync(path, "r");
+    } catch (error) {
+      opened.close();
+      throw error;
+    }
+    const stats = fstatSync(fd);
+    if (stats.ino !== opened.ino && attempt < 3) {
+      closeSync(fd);
+      opened.close();
+      continue;
+    }
+    const mode = requestedMode ?? (opened.size >= STRUCTURE_FIRST_MIN_BYTES ? "structure" : "full");
+    return {
+      index: opened.index,
+      mode,
+      known: { size: opened.index.byteLength, mtimeMs: opened.mtimeMs, ino: opened.ino, dev: stats.dev },
+      samples: sampleFile(fd, opened.index),
+      fd,
+      close() {
+        closeSync(fd);
+        opened.close();
+      },
+    };
+  }
+}
+
+export class SessionStore implements Disposable {
+  readonly path: string;
+  private file: OpenFile;
+  /** Set while the file is missing from disk (the last index stays readable from the old descriptor). */
+  private missing = false;
+  private disposed = false;
+  private follower: SessionFollower | null = null;
+  private lastOwnWrite: { size: number; mtimeMs: number } | undefined;
+  private readonly appended = new Emitter<AppendEvent>();
+  private readonly reloaded = new Emitter<ReloadEvent>();
+  private readonly failed = new Emitter<unknown>();
+
+  private constructor(
+    path: string,
+    file: OpenFile,
+    private readonly requestedMode: ParseMode | undefined,
+  ) {
+    this.path = path;
+    this.file = file;
+  }
+
+  /** Opens `path` read-only. Throws the file system's error if it cannot be opened. */
+  static open(path: string, options: SessionStoreOptions = {}): SessionStore {
+    const absolute = resolve(path);
+    const store = new SessionStore(absolute, openFollowable(absolute, options.mode), options.mode);
+    if (options.follow) store.follow(options.follow === true ? {} : options.follow);
+    return store;
+  }
+
+  get index(): SessionIndex {
+    return this.file.index;
+  }
+
+  get mode(): ParseMode {
+    return this.file.mode;
+  }
+
+  /** True while the file is deleted: `index` is then the last one read. */
+  get deleted(): boolean {
+    return this.missing;
+  }
+
+  /** What the index was built from; `null` while the file is deleted. */
+  get fileState(): Readonly<KnownFile> | null {
+    return this.missing ? null : this.file.known;
+  }
+
+  get following(): boolean {
+    return this.follower !== null;
+  }
+
+  /** The whole entry, its body read from the file if the index was built structure-first. */
+  entry(id: string): SessionEntry | undefined {
+    this.assertLive();
+    return this.file.index.entry(id);
+  }
+
+  facts(id: string): EntryFacts | undefined {
+    this.assertLive();
+    return this.file.index.facts(id);
+  }
+
+  onDidAppend(listener: (event: AppendEvent) => void): Unsubscribe {
+    return this.appended.on(listener);
+  }
+
+  onDidReload(listener: (event: ReloadEvent) => void): Unsubscribe {
+    return this.reloaded.on(listener);
+  }
+
+  /** Errors met while following (a read failing, permissions changing...). */
+  onDidFail(listener: (error: unknown) => void): Unsubscribe {
+    return this.failed.on(listener);
+  }
+
+  /** Starts following the file (idempotent). */
+  follow(options: FollowOptions = {}): void {
+    this.assertLive();
+    if (this.follower) return;
+    this.follower = new SessionFollower(
+      this.path,
+      () => this.sync(),
+      options,
+      (error) => this.failed.emit(error),
+    );
+  }
+
+  /** Stops following; the index stays as it is. */
+  unfollow(): void {
+    this.follower?.dispose();
+    this.follower = null;
+  }
+
+  /** Looks at the file now and brings the index up to date (a follower calls this; so can anyone). */
+  sync(): SyncResult {
+    this.assertLive();
+    const change = inspectFile(
+      this.path,
+      this.file.fd,
+      this.missing ? null : this.file.known,
+      this.file.samples,
+    );
+    switch (change.kind) {
+      case "missing":
+        return { kind: "missing" };
+      case "unchanged":
+        this.file.known.mtimeMs = change.stats.mtimeMs;
+        return { kind: "unchanged" };
+      case "grown": {
+        const file = this.file;
+        const read = readAppended(file.fd, file.index, change.stats.size, file.mode, file.samples);
+        file.index = read.index;
+        file.samples = read.samples;
+        file.known = { ...file.known, size: read.index.byteLength, mtimeMs: change.stats.mtimeMs };
+        if (read.added.length === 0 && !read.rebuilt) return { kind: "pending" };
+        const event: AppendEvent = { index: read.index, added: read.added, rebuilt: read.rebuilt };
+        this.appended.emit(event);
+        return { kind: "appended", event };
+      }
+      case "reload":
+        return this.reload(change.reason);
+    }
+  }
+
+  private reload(reason: ReloadReason): SyncResult {
+    const previous = this.file.index;
+    if (reason === "deleted") return this.markMissing(previous);
+    let next: OpenFile;
+    try {
+      next = openFollowable(this.path, this.requestedMode);
+    } catch (error) {
+      if (isMissing(error)) return this.markMissing(previous);
+      throw error;
+    }
+    this.file.close();
+    this.file = next;
+    this.missing = false;
+    this.lastOwnWrite = undefined;
+    const event: ReloadEvent = { reason, index: next.index, previous };
+    this.reloaded.emit(event);
+    return { kind: "reloaded", event };
+  }
+
+  private markMissing(previous: SessionIndex): SyncResult {
+    if (this.missing) return { kind: "missing" };
+    this.missing = true;
+    const event: ReloadEvent = { reason: "deleted", index: null, previous };
+    this.reloaded.emit(event);
+    return { kind: "reloaded", event };
+  }
+
+  /** What `append.ts` needs to write into this file safely. */
+  appendTarget(): AppendTarget {
+    this.assertLive();
+    return {
+      path: this.path,
+      index: this.file.index,
+      file: this.missing ? null : { ...this.file.known },
+      lastOwnWrite: this.lastOwnWrite,
+    };
+  }
+
+  /**
+   * Appends one entry with one of `append.ts`'s writers, then reads it back,
+   * so the index (and an `onDidAppend` event) has it before this returns.
+   * Throws the writer's `AppendError` when it refuses.
+   */
+  append<O>(write: (target: AppendTarget, options: O) => AppendResult, options: O): AppendResult {
+    const result = write(this.appendTarget(), options);
+    this.lastOwnWrite = { size: result.size, mtimeMs: result.mtimeMs };
+    this.sync();
+    return result;
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.unfollow();
+    this.appended.clear();
+    this.reloaded.clear();
+    this.failed.clear();
+    this.file.close();
+  }
+
+  private assertLive(): void {
+    if (this.disposed) throw new StoreDisposedError(this.path);
+  }
+}
