@@ -566,9 +566,11 @@ export function resumePoint(index: SessionIndex): {
   const partial = index.unterminatedLastLine;
   const offset = partial ? partial.offset : index.byteLength;
   const lineNumber = partial ? partial.line : index.lineCount + 1;
-  const piIndex = index.source.records
-    .filter((record) => record.line < lineNumber)
-    .reduce((max, record) => Math.max(max, record.piIndex + 1), 1);
+  // Records are in line order: the last one before the resumed line carries the count.
+  const records = index.source.records;
+  let at = records.length - 1;
+  while (at >= 0 && records[at]!.line >= lineNumber) at--;
+  const piIndex = at >= 0 ? records[at]!.piIndex + 1 : 1;
   return { offset, lineNumber, piIndex, header: index.header };
 }
 
@@ -591,9 +593,13 @@ export function extendSessionIndex(
   const keptParseProblems = source.parseProblems.filter(
     (p) => p.line < resumedLine && p.kind !== "unterminated-last-line",
   );
-  const keptRecords = source.records.filter((record) => record.line < resumedLine);
+  // Only records of a re-read last line go; found from the end, so an append costs what it adds.
+  let kept = source.records.length;
+  while (kept > 0 && source.records[kept - 1]!.line >= resumedLine) kept--;
+  const rereads = kept !== source.records.length;
+  const keptRecords = rereads ? source.records.slice(0, kept) : source.records;
   const needsRebuild =
-    keptRecords.length !== source.records.length ||
+    rereads ||
     index.version < CURRENT_SESSION_VERSION ||
     tail.header !== source.header ||
     index.trailingNonEntryLine !== null ||
@@ -619,6 +625,7 @@ export function extendSessionIndex(
   }
   source.parseProblems = [...keptParseProblems, ...tail.problems];
   const problems = index.problems;
+  const problemsBefore = problems.length;
   problems.push(...tail.problems);
   const added: TreeNode[] = [];
   for (const record of tail.records) {
@@ -659,7 +666,7 @@ export function extendSessionIndex(
   index.lineCount = Math.max(index.lineCount, tail.lineCount);
   index.unterminatedLastLine = tail.unterminatedLastLine;
   index.trailingNonEntryLine = tail.trailingNonEntryLine;
-  problems.sort((a, b) => a.line - b.line);
+  if (problems.length > problemsBefore) problems.sort((a, b) => a.line - b.line);
   return { index, rebuilt: false };
 }
 
