@@ -1,0 +1,105 @@
+/** The explorer window: library | graph | context preview and inspector. */
+
+import { useEffect, useState } from "react";
+import { SEARCH_INPUT_ID, SessionGraph } from "../graph/session-graph.tsx";
+import { LibrarySidebar } from "../library/library-sidebar.tsx";
+import { ContextPreview } from "../preview/context-preview.tsx";
+import { Inspector } from "../preview/inspector.tsx";
+import { useController, useLive, useSession } from "../state/hooks.tsx";
+import { handleExplorerKey } from "./keyboard.ts";
+import { LabelDialog } from "./label-dialog.tsx";
+
+function focusSearch() {
+  const input = document.getElementById(SEARCH_INPUT_ID);
+  if (input instanceof HTMLInputElement) {
+    input.focus();
+    input.select();
+  }
+}
+
+function SessionHeader() {
+  const controller = useController();
+  const view = useSession((s) => s.view);
+  const reloadNotice = useLive((s) => s.reloadNotice);
+  const notice = useLive((s) => s.notice);
+  const title = view ? (view.name ?? view.path.split(/[\\/]/).pop() ?? view.sessionId) : "Arbor";
+  return (
+    <header className="app-header">
+      <span className="app-name">Arbor</span>
+      {view ? (
+        <>
+          <span className="session-title" title={view.path}>
+            {title}
+          </span>
+          {view.live ? (
+            <span
+              className="badge live"
+              title="The file changed in the last few seconds: a Pi is probably writing it"
+            >
+              live
+            </span>
+          ) : null}
+          {view.problems.length > 0 ? (
+            <span className="badge warning" title="Problems found while reading the file">
+              {view.problems.length} problem{view.problems.length === 1 ? "" : "s"}
+            </span>
+          ) : null}
+          <span className="muted">{view.cwd}</span>
+        </>
+      ) : null}
+      <span className="spacer" />
+      {reloadNotice ? (
+        <div className="reload-notice" role="status">
+          {reloadNotice}{" "}
+          <button type="button" onClick={() => controller.dismissReloadNotice()}>
+            Dismiss
+          </button>
+        </div>
+      ) : null}
+      {notice ? (
+        <div className={`toast ${notice.kind}`} role={notice.kind === "error" ? "alert" : "status"}>
+          {notice.text}
+        </div>
+      ) : null}
+    </header>
+  );
+}
+
+function SidePanel() {
+  const [tab, setTab] = useState<"context" | "entry">("context");
+  return (
+    <aside className="side-panel">
+      <div className="tabs" role="tablist">
+        <button type="button" role="tab" aria-selected={tab === "context"} onClick={() => setTab("context")}>
+          Context
+        </button>
+        <button type="button" role="tab" aria-selected={tab === "entry"} onClick={() => setTab("entry")}>
+          Entry
+        </button>
+      </div>
+      {tab === "context" ? <ContextPreview /> : <Inspector />}
+    </aside>
+  );
+}
+
+export function App() {
+  const controller = useController();
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      handleExplorerKey(controller, event, focusSearch);
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [controller]);
+  return (
+    <div className="app">
+      <SessionHeader />
+      <main className="workspace">
+        <LibrarySidebar />
+        <SessionGraph />
+        <SidePanel />
+      </main>
+      <LabelDialog />
+    </div>
+  );
+}

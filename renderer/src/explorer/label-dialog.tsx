@@ -1,0 +1,51 @@
+/** Shift+L: edit the label of the entry under the cursor (an empty label clears it). */
+
+import { useEffect, useRef } from "react";
+import { useController, useSession } from "../state/hooks.tsx";
+
+export function LabelDialog() {
+  const controller = useController();
+  const editor = useSession((s) => s.labelEditor);
+  const input = useRef<HTMLInputElement>(null);
+  const open = editor !== null;
+  useEffect(() => {
+    if (open) input.current?.focus();
+  }, [open]);
+  if (!editor) return null;
+  return (
+    <div className="dialog-backdrop">
+      <div className="dialog" role="dialog" aria-modal="true" aria-labelledby="label-dialog-title">
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            void controller.submitLabel();
+          }}
+        >
+          <h2 id="label-dialog-title">Label for {editor.targetId}</h2>
+          <input
+            ref={input}
+            aria-label="Label"
+            value={editor.label}
+            maxLength={200}
+            placeholder="(empty clears the label)"
+            onChange={(event) => controller.setLabelText(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === "Escape") {
+                event.preventDefault();
+                controller.cancelLabel();
+              }
+            }}
+          />
+          <div className="dialog-buttons">
+            <button type="button" onClick={() => controller.cancelLabel()}>
+              Cancel
+            </button>
+            <button type="submit" className="primary">
+              Save label
+            </button>
+          </div>
+        </form>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,117 @@
+/**
+ * React Flow nodes and edges from the graph model. Every node gets its
+ * size and its handles up front, so React Flow draws edges without
+ * measuring anything and `onlyRenderVisibleElements` can skip what is off
+ * screen: a 10k-entry session mounts only the nodes in view. Node data holds
+ * the tree node only; selection, cursor, shading and highlights are read
+ * per node from the stores.
+ */
+
+import { type Edge, type Node, type NodeHandle, Position } from "@xyflow/react";
+import type { TreeNodeView } from "../../../shared/ipc/contract.ts";
+import type { LayoutDirection } from "../../../shared/graph/index.ts";
+import { type GraphModel, NODE_HEIGHT, NODE_WIDTH } from "../state/graph-model.ts";
+
+export type EntryFlowNode = Node<{ node: TreeNodeView }, "entry">;
+export type ChainFlowNode = Node<
+  { entryIds: readonly string[]; first: TreeNodeView; last: TreeNodeView },
+  "chain"
+>;
+export type FlowNode = EntryFlowNode | ChainFlowNode;
+
+const HANDLE = 6;
+
+export function handlesFor(direction: LayoutDirection): NodeHandle[] {
+  const half = HANDLE / 2;
+  return direction === "LR"
+    ? [
+        {
+          type: "target",
+          position: Position.Left,
+          x: -half,
+          y: NODE_HEIGHT / 2 - half,
+          width: HANDLE,
+          height: HANDLE,
+        },
+        {
+          type: "source",
+          position: Position.Right,
+          x: NODE_WIDTH - half,
+          y: NODE_HEIGHT / 2 - half,
+          width: HANDLE,
+          height: HANDLE,
+        },
+      ]
+    : [
+        {
+          type: "target",
+          position: Position.Top,
+          x: NODE_WIDTH / 2 - half,
+          y: -half,
+          width: HANDLE,
+          height: HANDLE,
+        },
+        {
+          type: "source",
+          position: Position.Bottom,
+          x: NODE_WIDTH / 2 - half,
+          y: NODE_HEIGHT - half,
+          width: HANDLE,
+          height: HANDLE,
+        },
+      ];
+}
+
+export function flowNodes(model: GraphModel, direction: LayoutDirection): FlowNode[] {
+  const handles = handlesFor(direction);
+  const sourcePosition = direction === "LR" ? Position.Right : Position.Bottom;
+  const targetPosition = direction === "LR" ? Position.Left : Position.Top;
+  const nodes: FlowNode[] = [];
+  for (const graphNode of model.graph.nodes) {
+    const position = model.layout.positions.get(graphNode.id)!;
+    const common = {
+      id: graphNode.id,
+      position,
+      width: NODE_WIDTH,
+      height: NODE_HEIGHT,
+      handles,
+      sourcePosition,
+      targetPosition,
+    };
+    if (graphNode.kind === "entry") {
+      nodes.push({ ...common, type: "entry", data: { node: model.nodesById.get(graphNode.entryId)! } });
+    } else {
+      nodes.push({
+        ...common,
+        type: "chain",
+        data: {
+          entryIds: graphNode.entryIds,
+          first: model.nodesById.get(graphNode.entryIds[0]!)!,
+          last: model.nodesById.get(graphNode.entryIds[graphNode.entryIds.length - 1]!)!,
+        },
+      });
+    }
+  }
+  return nodes;
+}
+
+/** Edges; the ones into a node on the selected path are marked (a chain is on it when its first entry is). */
+export function flowEdges(model: GraphModel, path: ReadonlySet<string>): Edge[] {
+  const edges: Edge[] = [];
+  for (const graphNode of model.graph.nodes) {
+    if (graphNode.parent === null) continue;
+    const first = graphNode.kind === "entry" ? graphNode.entryId : graphNode.entryIds[0]!;
+    const onPath = path.has(first);
+    edges.push({
+      id: `${graphNode.parent}->${graphNode.id}`,
+      source: graphNode.parent,
+      target: graphNode.id,
+      type: "smoothstep",
+      className: onPath ? "on-path" : undefined,
+      zIndex: onPath ? 1 : 0,
+      focusable: false,
+      selectable: false,
+    } as Edge);
+  }
+  return edges;
+}

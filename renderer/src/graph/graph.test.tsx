@@ -1,0 +1,291 @@
+// @vitest-environment happy-dom
+import "../testing/setup.ts";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { chainId, cycleFilterMode, FILTER_MODES, visibleTree } from "../../../shared/graph/index.ts";
+import { generatedSessions, renderExplorer, type Explorer } from "../testing/render-explorer.tsx";
+import { sessionViewOf } from "../testing/session-view.ts";
+import { assistant, conversation, sessionText, user } from "../testing/sessions.ts";
+
+/** Every entry the graph shows, its own node or inside a chain node. */
+function shownEntries(explorer: Explorer): Set<string> {
+  const graph = explorer.controller.model()!.graph;
+  const entries = new Set<string>();
+  for (const id of explorer.drawnIds()) {
+    const node = graph.byId.get(id);
+    if (!node) throw new Error(`A drawn node ${id} is not in the graph model.`);
+    if (node.kind === "chain") for (const entryId of node.entryIds) entries.add(entryId);
+    else entries.add(node.entryId);
+  }
+  return entries;
+}
+
+function expectedVisible(explorer: Explorer, sessionId: string, mode: (typeof FILTER_MODES)[number]) {
+  const view = sessionViewOf(sessionId, explorer.client.index(sessionId));
+  const nodes = new Map(view.nodes.map((node) => [node.id, node]));
+  return visibleTree(nodes, view.roots, { mode, leafId: view.leafId }).order;
+}
+
+function key(init: KeyboardEventInit & { key: string }, target: Document | Element = document.body) {
+  fireEvent.keyDown(target, init);
+}
+
+function cursorOf(explorer: Explorer): string | null {
+  return explorer.controller.stores.session.getState().cursorId;
+}
+
+describe("the session graph", () => {
+  it("draws every entry visible in each of Pi's filter modes, and nothing else", async () => {
+    for (const seed of [3, 8, 14]) {
+      const explorer = await renderExplorer(generatedSessions([seed], 80), { open: `s${seed}` });
+      const filter = screen.getByRole("combobox", { name: "Filter" }) as HTMLSelectElement;
+      for (const mode of FILTER_MODES) {
+        fireEvent.change(filter, { target: { value: mode } });
+        await waitFor(() => expect(explorer.controller.stores.session.getState().filterMode).toBe(mode));
+        const expected = expectedVisible(explorer, `s${seed}`, mode);
+        expect(shownEntries(explorer), `seed ${seed}, ${mode}`).toEqual(new Set(expected));
+      }
+      explorer.unmount();
+    }
+  });
+
+  it("cycles the filter with Ctrl+O and back with Shift+Ctrl+O", async () => {
+    const explorer = await renderExplorer(generatedSessions([6], 60), { open: "s6" });
+    const filter = screen.getByRole("combobox", { name: "Filter" }) as HTMLSelectElement;
+    let mode = filter.value as (typeof FILTER_MODES)[number];
+    expect(mode).toBe("default");
+    for (let i = 0; i < 6; i++) {
+      key({ key: "o", ctrlKey: true });
+      mode = cycleFilterMode(mode);
+      await waitFor(() => expect(filter.value).toBe(mode));
+      expect(shownEntries(explorer)).toEqual(new Set(expectedVisible(explorer, "s6", mode)));
+    }
+    key({ key: "O", ctrlKey: true, shiftKey: true });
+    await waitFor(() => expect(filter.value).toBe(cycleFilterMode(mode, true)));
+    explorer.unmount();
+  });
+
+  it("moves the cursor with Up/Down along the visible order, wrapping, and Enter selects it as leaf", async () => {
+    const explorer = await renderExplorer(generatedSessions([12], 50), { open: "s12" });
+    const order = explorer.controller.model()!.visible.order;
+    const start = cursorOf(explorer)!;
+    const at = order.indexOf(start);
+    key({ key: "ArrowDown" });
+    expect(cursorOf(explorer)).toBe(order[(at + 1) % order.length]);
+    key({ key: "ArrowUp" });
+    key({ key: "ArrowUp" });
+    const up = order[(at - 1 + order.length) % order.length]!;
+    expect(cursorOf(explorer)).toBe(up);
+    // The cursor is drawn on its node (or on the chain holding it).
+    const graphNode = explorer.controller.model()!.graph.nodeOfEntry.get(up)!;
+    await waitFor(() => expect(explorer.node(graphNode)!.firstElementChild!.classList).toContain("cursor"));
+    key({ key: "Enter" });
+    expect(explorer.controller.stores.session.getState().selectedId).toBe(up);
+    await explorer.waitForContext(up);
+    // From the first entry, Up wraps to the last.
+    act(() => explorer.controller.setCursor(order[0]!));
+    key({ key: "ArrowUp" });
+    expect(cursorOf(explorer)).toBe(order[order.length - 1]);
+    explorer.unmount();
+  });
+
+  it("Ctrl+Left folds a branch and Ctrl+Right unfolds it; Left/Right jump between branch points", async () => {
+    // u0 - a0 - u1 - a1 with a second branch from a0: b1 - c1.
+    const entries = [
+      user("u0", "start"),
+      assistant("a0", "first answer"),
+      user("u1", "go on"),
+      assistant("a1", "second answer"),
+      user("b1", "other way", "a0"),
+      assistant("c1", "other answer"),
+    ];
+    const explorer = await renderExplorer([{ sessionId: "b", text: sessionText(entries) }], { open: "b" });
+    // The leaf is c1: its branch comes first.
+    expect(explorer.controller.model()!.visible.order).toEqual(["u0", "a0", "b1", "c1", "u1", "a1"]);
+    act(() => explorer.controller.setCursor("b1"));
+    key({ key: "ArrowLeft", ctrlKey: true });
+    await waitFor(() => expect(explorer.node("c1")).toBeNull());
+    expect(explorer.node("b1")!.querySelector(".entry-node")!.classList).toContain("folded");
+    key({ key: "ArrowRight", ctrlKey: true });
+    await waitFor(() => expect(explorer.node("c1")).not.toBeNull());
+    // Right from u0 follows first children down to the branch point's first child.
+    act(() => explorer.controller.setCursor("u0"));
+    key({ key: "ArrowRight" });
+    expect(cursorOf(explorer)).toBe("b1");
+    act(() => explorer.controller.setCursor("a1"));
+    key({ key: "ArrowLeft" });
+    expect(cursorOf(explorer)).toBe("u1");
+    key({ key: "ArrowLeft" });
+    expect(cursorOf(explorer)).toBe("u0");
+    // The fold button on a node does the same as Ctrl+Left.
+    fireEvent.click(within(explorer.node("u1")!).getByRole("button", { name: "Fold" }));
+    await waitFor(() => expect(explorer.node("a1")).toBeNull());
+    explorer.unmount();
+  });
+
+  it("folds long runs into a chain node named after its first entry; a click expands it, Fold chains folds it again", async () => {
+    const explorer = await renderExplorer([{ sessionId: "c", text: sessionText(conversation(12)) }], {
+      open: "c",
+    });
+    // a11, the leaf, is kept: u0..u11 is one chain.
+    const chain = explorer.node(chainId("u0"));
+    expect(chain).not.toBeNull();
+    expect(chain!.textContent).toContain("23 entries");
+    expect(chain!.textContent).toContain("Question number 0");
+    expect(chain!.textContent).toContain("Question number 11");
+    expect(explorer.node("u5")).toBeNull();
+    fireEvent.click(chain!);
+    await waitFor(() => expect(explorer.node("u5")).not.toBeNull());
+    expect(explorer.node(chainId("u0"))).toBeNull();
+    expect(explorer.drawnIds()).toHaveLength(24);
+    fireEvent.click(screen.getByRole("button", { name: "Fold chains" }));
+    await waitFor(() => expect(explorer.node(chainId("u0"))).not.toBeNull());
+    // Selecting an entry inside a chain keeps it out of the chain, which splits around it.
+    act(() => explorer.controller.select("u5"));
+    await waitFor(() => expect(explorer.node("u5")).not.toBeNull());
+    expect(explorer.node(chainId("u0"))).not.toBeNull();
+    expect(explorer.node(chainId("a5"))).not.toBeNull();
+    explorer.unmount();
+  });
+
+  it("searches with / , steps through matches with Enter and Shift+Enter, and clears with Esc", async () => {
+    const explorer = await renderExplorer([{ sessionId: "c", text: sessionText(conversation(12)) }], {
+      open: "c",
+    });
+    key({ key: "/" });
+    const search = screen.getByRole("searchbox", { name: "Search entries" });
+    expect(document.activeElement).toBe(search);
+    fireEvent.change(search, { target: { value: "answer 1" } });
+    // "answer" and "1" must both match: a1, a10, a11.
+    await waitFor(() => expect(explorer.node("a10")!.firstElementChild!.classList).toContain("match"));
+    expect(explorer.node("a1")!.firstElementChild!.classList).toContain("match");
+    act(() => explorer.controller.setCursor("u0"));
+    fireEvent.keyDown(search, { key: "Enter" });
+    expect(cursorOf(explorer)).toBe("a1");
+    fireEvent.keyDown(search, { key: "Enter" });
+    expect(cursorOf(explorer)).toBe("a10");
+    fireEvent.keyDown(search, { key: "Enter", shiftKey: true });
+    expect(cursorOf(explorer)).toBe("a1");
+    expect(screen.getByText("1/3")).toBeTruthy();
+    fireEvent.keyDown(search, { key: "Escape" });
+    expect(explorer.controller.stores.session.getState().searchQuery).toBe("");
+    await waitFor(() => expect(explorer.node("a1")).toBeNull());
+    explorer.unmount();
+  });
+
+  it("shades nodes by their part in the selected context and lights the path", async () => {
+    const entries = [
+      user("u0", "one"),
+      assistant("a0", "two"),
+      user("u1", "three"),
+      { id: "k0", type: "compaction", summary: "so far", firstKeptEntryId: "u1", tokensBefore: 12345 },
+      assistant("a1", "four"),
+      { id: "e0", type: "context_edit", targetId: "a1", replacement: null },
+      user("u2", "five"),
+      user("x0", "elsewhere", "u0"),
+    ];
+    const explorer = await renderExplorer([{ sessionId: "k", text: sessionText(entries) }], { open: "k" });
+    act(() => explorer.controller.setFilterMode("all"));
+    act(() => explorer.controller.select("u2"));
+    act(() => explorer.controller.expandChain(chainId("a0")));
+    await explorer.waitForContext("u2");
+    const shade = (id: string) => explorer.node(id)?.querySelector<HTMLElement>(".entry-node")?.dataset.shade;
+    await waitFor(() => expect(shade("u2")).toBe("context"));
+    expect(shade("u0")).toBe("summarised");
+    expect(shade("a0")).toBe("summarised");
+    expect(shade("u1")).toBe("context");
+    expect(shade("k0")).toBe("context");
+    expect(shade("a1")).toBe("dropped");
+    expect(shade("e0")).toBe("path");
+    expect(shade("x0")).toBe("off-path");
+    expect(explorer.node("k0")!.textContent).toContain("12k tokens before");
+    const region = explorer.preview();
+    expect(region.textContent).toContain("12,345 tokens before");
+    expect(region.textContent).toContain("1 context edit applied");
+    const onPath = document.querySelectorAll(".react-flow__edge.on-path");
+    expect(onPath.length).toBeGreaterThan(0);
+    explorer.unmount();
+  });
+});
+
+describe("labels, links and live sessions", () => {
+  it("Shift+L edits the cursor's label through session.setLabel, and the badge appears", async () => {
+    const explorer = await renderExplorer([{ sessionId: "c", text: sessionText(conversation(3)) }], {
+      open: "c",
+    });
+    act(() => explorer.controller.setCursor("a2"));
+    key({ key: "L", shiftKey: true });
+    const input = await screen.findByRole("textbox", { name: "Label" });
+    fireEvent.change(input, { target: { value: "checkpoint" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save label" }));
+    await waitFor(() => expect(explorer.node("a2")?.textContent).toContain("checkpoint"));
+    expect(explorer.client.calls.filter((call) => call.name === "session.setLabel")).toEqual([
+      { name: "session.setLabel", params: { targetId: "a2", label: "checkpoint" } },
+    ]);
+    explorer.unmount();
+  });
+
+  it("copies a deep link, and a deep link opens its session with its entry selected and revealed", async () => {
+    const sessions = [
+      { sessionId: "one", text: sessionText(conversation(2)) },
+      { sessionId: "two", text: sessionText(conversation(8)) },
+    ];
+    const first = await renderExplorer(sessions, { open: "two" });
+    act(() => first.controller.select("u3"));
+    fireEvent.click(screen.getByRole("tab", { name: "Entry" }));
+    fireEvent.click(await screen.findByRole("button", { name: "Copy link" }));
+    await waitFor(() => expect(first.clipboard).toHaveLength(1));
+    const link = new URL(first.clipboard[0]!);
+    expect(link.searchParams.get("session")).toBe("two");
+    expect(link.searchParams.get("leaf")).toBe("u3");
+    first.unmount();
+
+    const second = await renderExplorer(sessions, { search: link.search });
+    await second.waitForContext("u3");
+    expect(second.controller.stores.session.getState().view?.sessionId).toBe("two");
+    expect(second.controller.stores.session.getState().cursorId).toBe("u3");
+    expect(second.node("u3")!.querySelector(".entry-node")!.classList).toContain("selected");
+    second.unmount();
+  });
+
+  it("draws appended entries with a brief mark, follows the leaf, and shows the live badge", async () => {
+    const explorer = await renderExplorer([{ sessionId: "c", text: sessionText(conversation(2)) }], {
+      open: "c",
+    });
+    act(() => {
+      explorer.client.append("c", [
+        { type: "message", id: "n0", message: { role: "user", content: "more", timestamp: 1 } },
+      ]);
+    });
+    await waitFor(() => expect(explorer.node("n0")).not.toBeNull());
+    expect(explorer.node("n0")!.querySelector(".entry-node")!.classList).toContain("recent");
+    expect(explorer.controller.stores.session.getState().selectedId).toBe("n0");
+    expect(screen.getByText("live")).toBeTruthy();
+    await explorer.waitForContext("n0");
+    // Without follow, the selection stays.
+    fireEvent.click(screen.getByRole("button", { name: "Follow leaf" }));
+    act(() => explorer.controller.select("u1"));
+    act(() => {
+      explorer.client.append("c", [
+        { type: "message", id: "n1", message: { role: "user", content: "again", timestamp: 2 } },
+      ]);
+    });
+    await waitFor(() => expect(explorer.node("n1")).not.toBeNull());
+    expect(explorer.controller.stores.session.getState().selectedId).toBe("u1");
+    explorer.unmount();
+  });
+
+  it("shows a reload notice when the file was rewritten, and closes the view when it was deleted", async () => {
+    const explorer = await renderExplorer([{ sessionId: "c", text: sessionText(conversation(2)) }], {
+      open: "c",
+    });
+    const view = explorer.controller.stores.session.getState().view!;
+    act(() => explorer.client.emit("session.reloaded", { sessionId: "c", reason: "truncated", view }));
+    expect(await screen.findByText(/The file got shorter/)).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Dismiss" }));
+    act(() => explorer.client.emit("session.reloaded", { sessionId: "c", reason: "deleted", view: null }));
+    expect(await screen.findByText(/The file was deleted: the session was closed/)).toBeTruthy();
+    expect(screen.getByText("Open a session from the library to see its tree.")).toBeTruthy();
+    explorer.unmount();
+  });
+});

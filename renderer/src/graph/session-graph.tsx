@@ -1,0 +1,236 @@
+/** The session's entry tree as a React Flow graph, with its toolbar and viewport control. */
+
+import {
+  Background,
+  Controls,
+  MiniMap,
+  type NodeMouseHandler,
+  ReactFlow,
+  ReactFlowProvider,
+  useReactFlow,
+} from "@xyflow/react";
+import { type ReactNode, useEffect, useMemo } from "react";
+import { FILTER_MODES, type FilterMode } from "../../../shared/graph/index.ts";
+import { NODE_HEIGHT, NODE_WIDTH } from "../state/graph-model.ts";
+import { useController, useGraphModel, useGraphSelect, usePathSet, useSession } from "../state/hooks.tsx";
+import { type FlowNode, flowEdges, flowNodes } from "./flow-elements.ts";
+import { nodeTypes } from "./nodes.tsx";
+
+export const SEARCH_INPUT_ID = "graph-search";
+
+export const FILTER_LABELS: Record<FilterMode, string> = {
+  default: "Default",
+  "no-tools": "No tool results",
+  "user-only": "User messages",
+  "labeled-only": "Labelled",
+  all: "All entries",
+};
+
+function GraphToolbar() {
+  const controller = useController();
+  const filterMode = useSession((s) => s.filterMode);
+  const direction = useSession((s) => s.direction);
+  const follow = useSession((s) => s.follow);
+  const query = useSession((s) => s.searchQuery);
+  const searchFilter = useSession((s) => s.searchFilter);
+  const matchInfo = useGraphSelect((model, state) => {
+    if (!model || model.matches.size === 0) return model && query ? "no matches" : "";
+    const at = state.cursorId === null ? -1 : model.matchOrder.indexOf(state.cursorId);
+    return `${at < 0 ? "–" : at + 1}/${model.matchOrder.length}`;
+  });
+  const expanded = useSession((s) => s.expandedChains.size > 0);
+  return (
+    <div className="graph-toolbar" role="toolbar" aria-label="Graph">
+      <label>
+        <span className="visually-hidden">Filter</span>
+        <select
+          aria-label="Filter"
+          value={filterMode}
+          title="Ctrl+O / Shift+Ctrl+O"
+          onChange={(event) => controller.setFilterMode(event.target.value as FilterMode)}
+        >
+          {FILTER_MODES.map((mode) => (
+            <option key={mode} value={mode}>
+              {FILTER_LABELS[mode]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <input
+        id={SEARCH_INPUT_ID}
+        type="search"
+        aria-label="Search entries"
+        placeholder="Search ( / )"
+        value={query}
+        onChange={(event) => controller.setSearchQuery(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === "Enter") {
+            event.preventDefault();
+            controller.stepMatch(event.shiftKey ? -1 : 1);
+          } else if (event.key === "Escape") {
+            event.preventDefault();
+            controller.clearSearch();
+            event.currentTarget.blur();
+          }
+        }}
+      />
+      <span className="match-info" aria-live="polite">
+        {matchInfo}
+      </span>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={searchFilter}
+          onChange={(event) => controller.setSearchFilter(event.target.checked)}
+        />
+        only matches
+      </label>
+      <span className="spacer" />
+      <button
+        type="button"
+        aria-label="Layout direction"
+        title="Left to right / top to bottom"
+        onClick={() => controller.setDirection(direction === "LR" ? "TB" : "LR")}
+      >
+        {direction === "LR" ? "→ LR" : "↓ TB"}
+      </button>
+      <button type="button" aria-pressed={follow} onClick={() => controller.setFollow(!follow)}>
+        Follow leaf
+      </button>
+      <button
+        type="button"
+        onClick={() => controller.centreOn(controller.stores.session.getState().selectedId)}
+      >
+        Centre
+      </button>
+      <button type="button" onClick={() => controller.fitView()}>
+        Fit
+      </button>
+      <button type="button" disabled={!expanded} onClick={() => controller.collapseChains()}>
+        Fold chains
+      </button>
+    </div>
+  );
+}
+
+/** Applies centre and fit requests from the store to the React Flow viewport. */
+function ViewportControl() {
+  const controller = useController();
+  const flow = useReactFlow();
+  const centre = useSession((s) => s.centreRequest);
+  const fit = useSession((s) => s.fitRequest);
+  useEffect(() => {
+    if (!centre) return;
+    const model = controller.model();
+    if (!model) return;
+    const graphId = model.graph.nodeOfEntry.get(centre.entryId) ?? centre.entryId;
+    const position = model.layout.positions.get(graphId);
+    if (!position) return;
+    void flow.setCenter(position.x + NODE_WIDTH / 2, position.y + NODE_HEIGHT / 2, {
+      zoom: Math.max(flow.getZoom(), 0.75),
+      duration: 200,
+    });
+  }, [centre, controller, flow]);
+  useEffect(() => {
+    if (fit > 0) void flow.fitView({ duration: 200, minZoom: 0.05 });
+  }, [fit, flow]);
+  return null;
+}
+
+function miniMapClass(node: FlowNode): string {
+  return node.type === "chain" ? "minimap-chain" : `minimap-${node.data.node.kind}`;
+}
+
+function Graph() {
+  const controller = useController();
+  const model = useGraphModel();
+  const direction = useSession((s) => s.direction);
+  const path = usePathSet();
+  const nodes = useMemo(() => (model ? flowNodes(model, direction) : []), [model, direction]);
+  const edges = useMemo(() => (model ? flowEdges(model, path) : []), [model, path]);
+  const onNodeClick: NodeMouseHandler<FlowNode> = (_event, node) => {
+    if (node.type === "chain") controller.expandChain(node.id);
+    else controller.select(node.id);
+  };
+  return (
+    <ReactFlow<FlowNode>
+      nodes={nodes}
+      edges={edges}
+      nodeTypes={nodeTypes}
+      onNodeClick={onNodeClick}
+      onlyRenderVisibleElements
+      nodesDraggable={false}
+      nodesConnectable={false}
+      nodesFocusable={false}
+      edgesFocusable={false}
+      elementsSelectable={false}
+      disableKeyboardA11y
+      deleteKeyCode={null}
+      selectionKeyCode={null}
+      multiSelectionKeyCode={null}
+      panActivationKeyCode={null}
+      zoomActivationKeyCode={null}
+      minZoom={0.05}
+      maxZoom={2}
+      colorMode="system"
+      proOptions={{ hideAttribution: true }}
+    >
+      <Background />
+      <MiniMap<FlowNode> pannable zoomable nodeClassName={miniMapClass} />
+      <Controls showInteractive={false} />
+      <ViewportControl />
+    </ReactFlow>
+  );
+}
+
+function StatusLine() {
+  const text = useGraphSelect((model, state) => {
+    if (!model) return "";
+    const at = state.cursorId === null ? -1 : (model.position.get(state.cursorId) ?? -1);
+    return `(${at + 1}/${model.visible.order.length}) ${FILTER_LABELS[state.filterMode]} · ${model.view.nodes.length.toLocaleString()} entries, ${model.graph.nodes.length.toLocaleString()} nodes drawn`;
+  });
+  return (
+    <div className="graph-status" aria-live="polite">
+      {text}
+    </div>
+  );
+}
+
+export function SessionGraph() {
+  const controller = useController();
+  const status = useSession((s) => s.status);
+  const error = useSession((s) => s.error);
+  const openingId = useSession((s) => s.openingId);
+  const hasView = useSession((s) => s.view !== null);
+  const empty = useSession((s) => s.view !== null && s.view.nodes.length === 0);
+  let body: ReactNode;
+  if (status === "error") {
+    body = (
+      <div className="error-view" role="alert">
+        <p>The session could not be opened: {error}</p>
+        {openingId ? (
+          <button type="button" onClick={() => void controller.openSession(openingId)}>
+            Try again
+          </button>
+        ) : null}
+      </div>
+    );
+  } else if (status === "loading" && !hasView) body = <div className="loading">Opening the session…</div>;
+  else if (!hasView) body = <div className="empty">Open a session from the library to see its tree.</div>;
+  else if (empty) body = <div className="empty">This session has no entries yet.</div>;
+  else
+    body = (
+      <ReactFlowProvider>
+        <div className="graph-canvas" data-testid="graph">
+          <Graph />
+        </div>
+      </ReactFlowProvider>
+    );
+  return (
+    <section className="graph-panel" aria-label="Session graph">
+      {hasView ? <GraphToolbar /> : null}
+      {body}
+      {hasView ? <StatusLine /> : null}
+    </section>
+  );
+}

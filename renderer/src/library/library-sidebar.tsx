@@ -1,0 +1,162 @@
+/** The library: every session on the machine, by project, with search, sort and fork lineage. */
+
+import { type ReactNode, useMemo } from "react";
+import { useController, useLibrary, useSession } from "../state/hooks.tsx";
+import type { LibrarySort } from "../state/stores.ts";
+import { displayName, libraryGroups } from "./library-view.ts";
+
+const SORTS: { value: LibrarySort; label: string }[] = [
+  { value: "recent", label: "Recent" },
+  { value: "name", label: "Name" },
+  { value: "size", label: "Size" },
+  { value: "messages", label: "Messages" },
+];
+
+function formatDate(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime())
+    ? ""
+    : date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
+function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function ScanProgress() {
+  const scanning = useLibrary((s) => s.listing?.scanning ?? s.status === "loading");
+  const progress = useLibrary((s) => s.progress);
+  if (!scanning) return null;
+  const value = progress && progress.total > 0 ? progress.loaded / progress.total : undefined;
+  return (
+    <div className="scan-progress">
+      <progress aria-label="Scanning sessions" max={1} value={value} />
+      <span className="muted">
+        {progress
+          ? `${progress.loaded.toLocaleString()} of ${progress.total.toLocaleString()} files`
+          : "Scanning…"}
+      </span>
+    </div>
+  );
+}
+
+export function LibrarySidebar() {
+  const controller = useController();
+  const status = useLibrary((s) => s.status);
+  const error = useLibrary((s) => s.error);
+  const listing = useLibrary((s) => s.listing);
+  const sort = useLibrary((s) => s.sort);
+  const namedOnly = useLibrary((s) => s.namedOnly);
+  const searchText = useLibrary((s) => s.searchText);
+  const searchHits = useLibrary((s) => s.searchHits);
+  const searching = useLibrary((s) => s.searching);
+  const openId = useSession((s) => s.view?.sessionId ?? s.openingId);
+  const groups = useMemo(
+    () => (listing ? libraryGroups(listing, { sort, namedOnly, searchText, searchHits }) : []),
+    [listing, sort, namedOnly, searchText, searchHits],
+  );
+  const total = listing?.projects.reduce((sum, project) => sum + project.sessions.length, 0) ?? 0;
+
+  let body: ReactNode;
+  if (status === "error" && !listing) {
+    body = (
+      <div className="error-view" role="alert">
+        <p>The library could not be read: {error}</p>
+        <button type="button" onClick={() => void controller.loadLibrary()}>
+          Try again
+        </button>
+      </div>
+    );
+  } else if (!listing) body = <div className="loading">Looking for sessions…</div>;
+  else if (total === 0)
+    body = (
+      <div className="empty">
+        {listing.scanning ? "No sessions found yet…" : "No Pi sessions were found."}
+      </div>
+    );
+  else if (groups.length === 0) body = <div className="empty">No session matches.</div>;
+  else
+    body = (
+      <ul className="project-list">
+        {groups.map((group) => (
+          <li key={group.projectId} className="project">
+            <div className="project-name" title={group.cwd}>
+              {group.cwd}
+            </div>
+            <ul className="session-list">
+              {group.rows.map(({ item, depth, hit }) => (
+                <li key={item.sessionId}>
+                  <button
+                    type="button"
+                    className={`session-row depth-${Math.min(depth, 6)}${item.sessionId === openId ? " open" : ""}${item.error ? " broken" : ""}`}
+                    aria-current={item.sessionId === openId ? "true" : undefined}
+                    data-session-id={item.sessionId}
+                    title={item.path}
+                    onClick={() => void controller.openSession(item.sessionId)}
+                  >
+                    <span className="session-name">
+                      {depth > 0 ? <span className="fork-mark">↳ </span> : null}
+                      {displayName(item)}
+                    </span>
+                    <span className="session-meta muted">
+                      {formatDate(item.modified)} · {item.messageCount} msgs · {formatSize(item.bytes)}
+                    </span>
+                    {item.error ? <span className="error-text">{item.error}</span> : null}
+                    {hit ? <span className="search-snippet">{hit.snippet}</span> : null}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </li>
+        ))}
+      </ul>
+    );
+
+  return (
+    <nav className="library" aria-label="Library">
+      <header className="library-header">
+        <div className="library-title">
+          <strong>Sessions</strong>
+          {listing?.demo ? <span className="badge">demo</span> : null}
+          <span className="spacer" />
+          <button type="button" onClick={() => void controller.rescan()} title="Scan again">
+            Rescan
+          </button>
+        </div>
+        <input
+          type="search"
+          aria-label="Search sessions"
+          placeholder="Search sessions"
+          value={searchText}
+          onChange={(event) => controller.setLibrarySearch(event.target.value)}
+        />
+        <div className="library-options">
+          <select
+            aria-label="Sort sessions"
+            value={sort}
+            onChange={(event) => controller.setSort(event.target.value as LibrarySort)}
+          >
+            {SORTS.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={namedOnly}
+              onChange={(event) => controller.setNamedOnly(event.target.checked)}
+            />
+            named only
+          </label>
+          {searching ? <span className="muted">searching…</span> : null}
+        </div>
+        <ScanProgress />
+      </header>
+      {body}
+    </nav>
+  );
+}

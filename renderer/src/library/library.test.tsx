@@ -1,0 +1,175 @@
+// @vitest-environment happy-dom
+import "../testing/setup.ts";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import type { LibraryListing, SessionListItem } from "../../../shared/ipc/contract.ts";
+import { ArborError } from "../../../shared/ipc/contract.ts";
+import { renderExplorer } from "../testing/render-explorer.tsx";
+import { conversation, sessionText, user } from "../testing/sessions.ts";
+import { libraryGroups } from "./library-view.ts";
+
+function item(sessionId: string, fields: Partial<SessionListItem> = {}): SessionListItem {
+  return {
+    sessionId,
+    headerId: sessionId,
+    path: `/s/${sessionId}.jsonl`,
+    projectId: "p1",
+    cwd: "/home/dev/one",
+    name: null,
+    firstMessage: `first message of ${sessionId}`,
+    messageCount: 1,
+    created: "2026-01-01T00:00:00.000Z",
+    modified: "2026-01-01T00:00:00.000Z",
+    bytes: 100,
+    parentSessionId: null,
+    error: null,
+    open: false,
+    ...fields,
+  };
+}
+
+const listing: LibraryListing = {
+  scanning: false,
+  demo: false,
+  projects: [
+    {
+      projectId: "p1",
+      cwd: "/home/dev/one",
+      sessions: [
+        item("a", { name: "Parser work", modified: "2026-03-01T00:00:00.000Z", bytes: 10, messageCount: 9 }),
+        item("b", { modified: "2026-03-05T00:00:00.000Z", bytes: 500, messageCount: 2 }),
+        item("fork", { parentSessionId: "a", name: "Parser fork", modified: "2026-03-02T00:00:00.000Z" }),
+        item("forkfork", { parentSessionId: "fork", modified: "2026-03-03T00:00:00.000Z" }),
+      ],
+    },
+    {
+      projectId: "p2",
+      cwd: "/home/dev/two",
+      sessions: [item("c", { projectId: "p2", cwd: "/home/dev/two", modified: "2026-02-01T00:00:00.000Z" })],
+    },
+  ],
+};
+
+const query = { sort: "recent" as const, namedOnly: false, searchText: "", searchHits: null };
+
+describe("libraryGroups", () => {
+  it("groups by project, most recent first, with forks nested under their parent", () => {
+    const groups = libraryGroups(listing, query);
+    expect(groups.map((g) => g.projectId)).toEqual(["p1", "p2"]);
+    expect(groups[0]!.rows.map((r) => [r.item.sessionId, r.depth])).toEqual([
+      ["b", 0],
+      ["a", 0],
+      ["fork", 1],
+      ["forkfork", 2],
+    ]);
+  });
+
+  it("sorts by name, size and message count", () => {
+    const ids = (sort: "name" | "size" | "messages") =>
+      libraryGroups(listing, { ...query, sort })[0]!
+        .rows.filter((r) => r.depth === 0)
+        .map((r) => r.item.sessionId);
+    expect(ids("name")).toEqual(["b", "a"]);
+    expect(ids("size")).toEqual(["b", "a"]);
+    expect(ids("messages")).toEqual(["a", "b"]);
+  });
+
+  it("keeps named sessions only, and matches every search word in names and first messages", () => {
+    const named = libraryGroups(listing, { ...query, namedOnly: true });
+    expect(named.flatMap((g) => g.rows.map((r) => r.item.sessionId))).toEqual(["a", "fork"]);
+    const searched = libraryGroups(listing, { ...query, searchText: "parser FORK" });
+    expect(searched.flatMap((g) => g.rows.map((r) => r.item.sessionId))).toEqual(["fork"]);
+    const hits = libraryGroups(listing, {
+      ...query,
+      searchText: "zebra",
+      searchHits: [{ sessionId: "c", entryId: "e1", field: "text", snippet: "a zebra" }],
+    });
+    expect(hits.flatMap((g) => g.rows.map((r) => [r.item.sessionId, r.hit?.snippet]))).toEqual([
+      ["c", "a zebra"],
+    ]);
+  });
+});
+
+describe("the library sidebar", () => {
+  const sessions = [
+    { sessionId: "one", text: sessionText(conversation(2)) },
+    {
+      sessionId: "two",
+      text: sessionText([user("u0", "Where is the zebra crossing?")], { cwd: "/home/dev/zoo" }),
+    },
+  ];
+
+  it("lists sessions by project and opens one with session.open", async () => {
+    const explorer = await renderExplorer(sessions);
+    const nav = screen.getByRole("navigation", { name: "Library" });
+    expect(within(nav).getByText("/home/dev/zoo")).toBeTruthy();
+    expect(within(nav).getByText("/home/dev/hand-made")).toBeTruthy();
+    fireEvent.click(within(nav).getByText("Where is the zebra crossing?"));
+    await explorer.waitForContext("u0");
+    expect(explorer.client.calls.some((c) => c.name === "session.open")).toBe(true);
+    const row = nav.querySelector<HTMLElement>('[data-session-id="two"]')!;
+    expect(row.getAttribute("aria-current")).toBe("true");
+    explorer.unmount();
+  });
+
+  it("searches names and first messages at once, and the full text through library.search", async () => {
+    const explorer = await renderExplorer(sessions);
+    const nav = screen.getByRole("navigation", { name: "Library" });
+    fireEvent.change(within(nav).getByRole("searchbox", { name: "Search sessions" }), {
+      target: { value: "zebra" },
+    });
+    expect(nav.querySelector('[data-session-id="one"]')).toBeNull();
+    expect(nav.querySelector('[data-session-id="two"]')).not.toBeNull();
+    fireEvent.change(within(nav).getByRole("searchbox", { name: "Search sessions" }), {
+      target: { value: "answer number" },
+    });
+    // Only the full-text search finds "Answer number" (an assistant message, not the first message).
+    await waitFor(() => expect(nav.querySelector('[data-session-id="one"]')).not.toBeNull());
+    expect(nav.querySelector(".search-snippet")?.textContent?.toLowerCase()).toContain("answer number");
+    expect(explorer.client.calls.filter((c) => c.name === "library.search").length).toBeGreaterThan(0);
+    explorer.unmount();
+  });
+
+  it("shows a progress bar while scanning, and the listing as it changes", async () => {
+    const explorer = await renderExplorer(sessions, { client: { scanning: true } });
+    const nav = screen.getByRole("navigation", { name: "Library" });
+    act(() => explorer.client.emit("library.progress", { loaded: 3, total: 10 }));
+    const bar = within(nav).getByRole("progressbar", { name: "Scanning sessions" }) as HTMLProgressElement;
+    expect(bar.value).toBeCloseTo(0.3);
+    expect(nav.textContent).toContain("3 of 10 files");
+    const done = await explorer.client.request("library.list", {});
+    act(() => explorer.client.emit("library.changed", { ...done, scanning: false }));
+    await waitFor(() => expect(within(nav).queryByRole("progressbar")).toBeNull());
+    explorer.unmount();
+  });
+
+  it("has an empty view, and an error view with a retry", async () => {
+    const empty = await renderExplorer([]);
+    expect(screen.getByText("No Pi sessions were found.")).toBeTruthy();
+    empty.unmount();
+
+    const explorer = await renderExplorer(sessions, {
+      prepare: (client) =>
+        client.failing.set("library.list", new ArborError("io", "The session folder is unreadable.")),
+    });
+    const nav = screen.getByRole("navigation", { name: "Library" });
+    expect(within(nav).getByRole("alert").textContent).toContain("The session folder is unreadable.");
+    explorer.client.failing.clear();
+    fireEvent.click(within(nav).getByRole("button", { name: "Try again" }));
+    await waitFor(() => expect(nav.querySelector('[data-session-id="one"]')).not.toBeNull());
+    explorer.unmount();
+  });
+});
+
+describe("error views", () => {
+  it("says why a session could not be opened and offers to try again", async () => {
+    const explorer = await renderExplorer([{ sessionId: "one", text: sessionText(conversation(1)) }]);
+    explorer.client.failing.set("session.open", new ArborError("io", "The file cannot be read."));
+    await act(() => explorer.controller.openSession("one"));
+    expect(screen.getByRole("alert").textContent).toContain("The file cannot be read.");
+    explorer.client.failing.clear();
+    fireEvent.click(screen.getByRole("button", { name: "Try again" }));
+    await explorer.waitForContext("a0");
+    explorer.unmount();
+  });
+});

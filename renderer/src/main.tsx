@@ -1,0 +1,61 @@
+/** The renderer's entry: connect to the main process, build the stores, render the explorer. */
+
+import "@xyflow/react/dist/style.css";
+import "./styles.css";
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { connectClient } from "./api/client.ts";
+import { App } from "./explorer/app.tsx";
+import { createController, messageOf } from "./state/controller.ts";
+import { ControllerProvider } from "./state/hooks.tsx";
+import { createStores } from "./state/stores.ts";
+
+function showFatal(root: HTMLElement, text: string) {
+  root.replaceChildren();
+  const box = document.createElement("div");
+  box.className = "fatal";
+  box.setAttribute("role", "alert");
+  const title = document.createElement("h1");
+  title.textContent = "Arbor cannot reach its main process";
+  const detail = document.createElement("p");
+  detail.textContent = text;
+  const hint = document.createElement("p");
+  hint.textContent =
+    "If you ran `arbor serve`, check it is still running, then reload this page with the URL it printed.";
+  box.append(title, detail, hint);
+  root.append(box);
+}
+
+async function main() {
+  const root = document.getElementById("root");
+  if (!root) return;
+  let connected: Awaited<ReturnType<typeof connectClient>>;
+  try {
+    connected = await connectClient();
+  } catch (error) {
+    showFatal(root, messageOf(error));
+    return;
+  }
+  const stores = createStores();
+  const controller = createController(connected.client, stores);
+  connected.onClose((reason) => controller.notify("error", `${reason} Reload the page to reconnect.`));
+  const openDropped = connected.openDroppedFile;
+  if (openDropped) {
+    window.addEventListener("dragover", (event) => event.preventDefault());
+    window.addEventListener("drop", (event) => {
+      event.preventDefault();
+      const file = event.dataTransfer?.files[0];
+      if (file) openDropped(file).catch((error: unknown) => controller.notify("error", messageOf(error)));
+    });
+  }
+  createRoot(root).render(
+    <StrictMode>
+      <ControllerProvider controller={controller}>
+        <App />
+      </ControllerProvider>
+    </StrictMode>,
+  );
+  await controller.start();
+}
+
+void main();

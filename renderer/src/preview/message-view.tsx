@@ -1,0 +1,299 @@
+/**
+ * One context message, drawn by role. Message bodies come from files and
+ * are not trusted to match their types: every field is checked before use.
+ */
+
+import { memo, type ReactNode } from "react";
+import { isRecord } from "../../../shared/session/index.ts";
+import { lineDiff } from "./diff.ts";
+import { MarkdownText } from "./markdown.tsx";
+
+/** Tool results and bash output longer than this many lines start collapsed. */
+export const COLLAPSE_LINES = 8;
+
+type Json = Record<string, unknown>;
+
+function str(value: unknown): string {
+  return typeof value === "string" ? value : "";
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+export function ImageBlock({ block }: { block: Json }) {
+  const data = str(block.data);
+  const mimeType = str(block.mimeType) || "image/png";
+  const bytes = Math.floor((data.replace(/=+$/, "").length * 3) / 4);
+  const safeType = /^image\/[a-z0-9.+-]+$/i.test(mimeType) ? mimeType : "application/octet-stream";
+  return (
+    <figure className="image-block">
+      {data && safeType.startsWith("image/") ? (
+        <img src={`data:${safeType};base64,${data}`} alt={`Attached ${mimeType}`} loading="lazy" />
+      ) : null}
+      <figcaption>
+        {mimeType}, {formatBytes(bytes)}
+      </figcaption>
+    </figure>
+  );
+}
+
+/** Plain text, collapsed past a few lines. */
+export function CollapsibleText({ text, className }: { text: string; className?: string }) {
+  const lines = text.split("\n");
+  if (lines.length <= COLLAPSE_LINES) return <pre className={className}>{text}</pre>;
+  return (
+    <details className="collapsible">
+      <summary>
+        <pre className={className}>{lines.slice(0, COLLAPSE_LINES).join("\n")}</pre>
+        <span className="more">Show {lines.length - COLLAPSE_LINES} more lines</span>
+      </summary>
+      <pre className={className}>{lines.slice(COLLAPSE_LINES).join("\n")}</pre>
+    </details>
+  );
+}
+
+/** String or text/image block content (user, tool result, custom messages). */
+export function ContentView({ content, collapse = false }: { content: unknown; collapse?: boolean }) {
+  if (typeof content === "string") {
+    return collapse ? <CollapsibleText text={content} /> : <div className="plain-text">{content}</div>;
+  }
+  if (!Array.isArray(content)) return <div className="muted">(no content)</div>;
+  if (content.length === 0) return <div className="muted">(empty)</div>;
+  return (
+    <>
+      {content.map((block, i) => {
+        const key = `${i}`;
+        if (!isRecord(block)) return <pre key={key}>{JSON.stringify(block)}</pre>;
+        if (block.type === "text")
+          return collapse ? (
+            <CollapsibleText key={key} text={str(block.text)} />
+          ) : (
+            <div key={key} className="plain-text">
+              {str(block.text)}
+            </div>
+          );
+        if (block.type === "image") return <ImageBlock key={key} block={block} />;
+        return <pre key={key}>{JSON.stringify(block, null, 2)}</pre>;
+      })}
+    </>
+  );
+}
+
+function EditDiff({ path, oldText, newText }: { path: string; oldText: string; newText: string }) {
+  const lines = lineDiff(oldText, newText);
+  return (
+    <fieldset className="edit-diff" aria-label={`Edit of ${path}`}>
+      <div className="edit-path">{path}</div>
+      <pre>
+        {lines.map((line, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a diff's lines never reorder
+          <div key={i} className={`diff-${line.kind}`}>
+            {line.kind === "removed" ? "- " : line.kind === "added" ? "+ " : "  "}
+            {line.text}
+          </div>
+        ))}
+      </pre>
+    </fieldset>
+  );
+}
+
+function ToolCallView({ block }: { block: Json }) {
+  const name = str(block.name) || "?";
+  const args = isRecord(block.arguments) ? block.arguments : {};
+  const path = str(args.path) || str(args.file_path);
+  const edits: { oldText: string; newText: string }[] = [];
+  if (name === "edit") {
+    if (typeof args.oldText === "string" && typeof args.newText === "string") {
+      edits.push({ oldText: args.oldText, newText: args.newText });
+    } else if (Array.isArray(args.edits)) {
+      for (const edit of args.edits)
+        if (isRecord(edit) && typeof edit.oldText === "string" && typeof edit.newText === "string")
+          edits.push({ oldText: edit.oldText, newText: edit.newText });
+    }
+  }
+  return (
+    <div className="tool-call">
+      <div className="tool-call-name">
+        <span className="badge tool">{name}</span>
+        {typeof block.id === "string" ? <span className="muted"> {block.id}</span> : null}
+      </div>
+      {edits.length > 0 ? (
+        edits.map((edit, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a tool call's edits never reorder
+          <EditDiff key={i} path={path} oldText={edit.oldText} newText={edit.newText} />
+        ))
+      ) : (
+        <CollapsibleText className="json" text={JSON.stringify(args, null, 2)} />
+      )}
+    </div>
+  );
+}
+
+function AssistantView({ message }: { message: Json }) {
+  const content = Array.isArray(message.content) ? message.content : [];
+  const stopReason = str(message.stopReason);
+  return (
+    <>
+      {content.map((block, i) => {
+        const key = `${i}`;
+        if (!isRecord(block)) return <pre key={key}>{JSON.stringify(block)}</pre>;
+        switch (block.type) {
+          case "text":
+            return <MarkdownText key={key} text={str(block.text)} />;
+          case "thinking": {
+            const thinking = str(block.thinking);
+            return (
+              <details key={key} className="thinking">
+                <summary>Thinking ({thinking.length.toLocaleString()} characters)</summary>
+                <div className="plain-text">{thinking}</div>
+              </details>
+            );
+          }
+          case "toolCall":
+            return <ToolCallView key={key} block={block} />;
+          default:
+            return <pre key={key}>{JSON.stringify(block, null, 2)}</pre>;
+        }
+      })}
+      {content.length === 0 ? <div className="muted">(no content)</div> : null}
+      {stopReason === "error" || stopReason === "aborted" || message.errorMessage ? (
+        <div className="error-text">
+          {stopReason === "aborted" ? "Aborted" : "Error"}
+          {message.errorMessage ? `: ${str(message.errorMessage)}` : ""}
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+function BashView({ message }: { message: Json }) {
+  const exitCode = message.exitCode;
+  return (
+    <div className="bash">
+      <pre className="bash-command">$ {str(message.command)}</pre>
+      {str(message.output) ? (
+        <CollapsibleText text={str(message.output)} />
+      ) : (
+        <div className="muted">(no output)</div>
+      )}
+      <div className="bash-status">
+        {message.cancelled === true ? <span className="badge error">cancelled</span> : null}
+        {typeof exitCode === "number" ? (
+          <span className={`badge ${exitCode === 0 ? "ok" : "error"}`}>exit {exitCode}</span>
+        ) : (
+          <span className="badge">no exit code</span>
+        )}
+        {message.truncated === true ? (
+          <span className="badge">
+            truncated{message.fullOutputPath ? `: ${str(message.fullOutputPath)}` : ""}
+          </span>
+        ) : null}
+        {message.excludeFromContext === true ? <span className="badge">not sent to the model</span> : null}
+      </div>
+    </div>
+  );
+}
+
+/** A short description of the message for its header. */
+function headerDetails(message: Json): ReactNode {
+  switch (message.role) {
+    case "assistant":
+      return [str(message.provider), str(message.model)].filter(Boolean).join("/");
+    case "toolResult":
+      return (
+        <>
+          <span className="badge tool">{str(message.toolName) || "tool"}</span>
+          {message.isError === true ? <span className="badge error">error</span> : null}
+        </>
+      );
+    case "custom":
+      return (
+        <>
+          <span className="badge">{str(message.customType)}</span>
+          {message.display === false ? <span className="badge">hidden</span> : null}
+        </>
+      );
+    case "compactionSummary":
+      return typeof message.tokensBefore === "number"
+        ? `${message.tokensBefore.toLocaleString()} tokens before`
+        : null;
+    default:
+      return null;
+  }
+}
+
+function MessageBody({ message }: { message: Json }) {
+  switch (message.role) {
+    case "user":
+      return <ContentView content={message.content} />;
+    case "assistant":
+      return <AssistantView message={message} />;
+    case "toolResult":
+      return <ContentView content={message.content} collapse />;
+    case "bashExecution":
+      return <BashView message={message} />;
+    case "custom":
+      return <ContentView content={message.content} collapse />;
+    case "branchSummary":
+    case "compactionSummary":
+      return <MarkdownText text={str(message.summary)} />;
+    case "system":
+      return (
+        <details className="system">
+          <summary>System prompt ({str(message.content).length.toLocaleString()} characters)</summary>
+          <div className="plain-text">{str(message.content)}</div>
+        </details>
+      );
+    default:
+      return <pre className="json">{JSON.stringify(message, null, 2)}</pre>;
+  }
+}
+
+export interface MessageViewProps {
+  message: unknown;
+  entryId: string | null;
+  index: number;
+  tokenEstimate: number | null;
+  onReveal: (entryId: string) => void;
+}
+
+export const MessageView = memo(function MessageView({
+  message,
+  entryId,
+  index,
+  tokenEstimate,
+  onReveal,
+}: MessageViewProps) {
+  const body: Json = isRecord(message) ? message : { role: "unknown", value: message };
+  const role = str(body.role) || "unknown";
+  return (
+    <article
+      className={`message role-${role}`}
+      data-entry-id={entryId ?? ""}
+      data-role={role}
+      data-index={index}
+    >
+      <header className="message-header">
+        <span className={`role-name role-${role}`}>{role}</span>
+        <span className="message-details">{headerDetails(body)}</span>
+        {tokenEstimate !== null ? <span className="muted">~{tokenEstimate.toLocaleString()} tok</span> : null}
+        {entryId ? (
+          <button
+            type="button"
+            className="link-button"
+            title="Show this entry in the graph"
+            onClick={() => onReveal(entryId)}
+          >
+            {entryId}
+          </button>
+        ) : null}
+      </header>
+      <div className="message-body">
+        <MessageBody message={body} />
+      </div>
+    </article>
+  );
+});

@@ -1,0 +1,616 @@
+/**
+ * The renderer's imperative shell: every user action and every IPC event
+ * goes through here and ends as `setState` on the vanilla stores. It owns
+ * its subscriptions and timers and lets go of all of them in `dispose()`.
+ * Requests carry a serial so an answer that arrives after a newer request
+ * was made (a slow context, a session opened twice) is dropped.
+ */
+
+import type { ArborClient, ContextView, SessionView } from "../../../shared/ipc/contract.ts";
+import { cycleFilterMode, type FilterMode, type LayoutDirection } from "../../../shared/graph/index.ts";
+import { buildDeepLink, parseDeepLink } from "../api/deep-link.ts";
+import { contextAsJson, contextAsMarkdown } from "../preview/export.ts";
+import { contextShades } from "./context-shades.ts";
+import { createGraphSelectors, type GraphModel, type GraphSelectors } from "./graph-model.ts";
+import { branchSegmentStart, isFoldable, nearestVisible, pageCursor, stepCursor } from "./navigation.ts";
+import {
+  type ContextMode,
+  initialContextState,
+  initialSessionState,
+  type LibrarySort,
+  type Stores,
+} from "./stores.ts";
+
+/** How long appended entries stay highlighted. */
+export const RECENT_HIGHLIGHT_MS = 4000;
+const SEARCH_DEBOUNCE_MS = 250;
+const PAGE_SIZE = 10;
+
+export interface ControllerOptions {
+  /** The page's location (deep links come from its query). */
+  location?: { search: string; href: string };
+  writeClipboard?: (text: string) => Promise<void>;
+}
+
+export interface Controller {
+  readonly stores: Stores;
+  readonly selectors: GraphSelectors;
+  start(): Promise<void>;
+  dispose(): void;
+  model(): GraphModel | null;
+  // library
+  loadLibrary(): Promise<void>;
+  rescan(): Promise<void>;
+  setSort(sort: LibrarySort): void;
+  setNamedOnly(namedOnly: boolean): void;
+  setLibrarySearch(text: string): void;
+  // session
+  openSession(sessionId: string, leafId?: string | null): Promise<void>;
+  select(entryId: string): void;
+  setCursor(entryId: string): void;
+  moveCursor(by: -1 | 1): void;
+  pageCursor(by: -1 | 1): void;
+  branchStep(direction: "up" | "down"): void;
+  foldOrUp(): void;
+  unfoldOrDown(): void;
+  toggleFold(entryId: string): void;
+  selectCursor(): void;
+  setFilterMode(mode: FilterMode): void;
+  cycleFilter(backwards: boolean): void;
+  expandChain(chainId: string): void;
+  collapseChains(): void;
+  setDirection(direction: LayoutDirection): void;
+  setFollow(follow: boolean): void;
+  setSearchQuery(query: string): void;
+  setSearchFilter(only: boolean): void;
+  clearSearch(): void;
+  stepMatch(by: -1 | 1): void;
+  reveal(entryId: string): void;
+  centreOn(entryId: string | null): void;
+  fitView(): void;
+  beginLabel(entryId: string | null): void;
+  setLabelText(label: string): void;
+  submitLabel(): Promise<void>;
+  cancelLabel(): void;
+  copyLink(entryId: string | null): Promise<void>;
+  // context
+  setContextMode(mode: ContextMode): void;
+  copyContext(format: "json" | "markdown"): Promise<void>;
+  dismissReloadNotice(): void;
+  notify(kind: "info" | "error", text: string): void;
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function createController(
+  client: ArborClient,
+  stores: Stores,
+  options: ControllerOptions = {},
+): Controller {
+  const selectors = createGraphSelectors();
+  const disposers: (() => void)[] = [];
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  let disposed = false;
+  let openSerial = 0;
+  let contextSerial = 0;
+  let detailSerial = 0;
+  let searchSerial = 0;
+  let noticeSerial = 0;
+  let centreSerial = 0;
+  let searchTimer: ReturnType<typeof setTimeout> | null = null;
+
+  const { library, session, context, live } = stores;
+  const model = () => selectors.model(session.getState());
+
+  const later = (ms: number, run: () => void) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      if (!disposed) run();
+    }, ms);
+    timers.add(timer);
+    return timer;
+  };
+
+  function notify(kind: "info" | "error", text: string) {
+    live.setState({ notice: { kind, text, serial: ++noticeSerial } });
+    const serial = noticeSerial;
+    later(kind === "error" ? 8000 : 3000, () => {
+      if (live.getState().notice?.serial === serial) live.setState({ notice: null });
+    });
+  }
+
+  const writeClipboard =
+    options.writeClipboard ??
+    (async (text: string) => {
+      if (!navigator.clipboard) throw new Error("The clipboard is not available here.");
+      await navigator.clipboard.writeText(text);
+    });
+
+  // ---------------------------------------------------------------- library
+
+  async function loadLibrary(rescan = false) {
+    library.setState({ status: "loading", error: null });
+    try {
+      const listing = await client.request(rescan ? "library.rescan" : "library.list", {});
+      if (disposed) return;
+      library.setState({
+        status: "ready",
+        listing,
+        progress: listing.scanning ? library.getState().progress : null,
+      });
+    } catch (error) {
+      if (!disposed) library.setState({ status: "error", error: messageOf(error) });
+    }
+  }
+
+  function setLibrarySearch(text: string) {
+    library.setState({ searchText: text });
+    if (searchTimer !== null) {
+      clearTimeout(searchTimer);
+      timers.delete(searchTimer);
+      searchTimer = null;
+    }
+    const query = text.trim();
+    const serial = ++searchSerial;
+    if (query.length < 2) {
+      library.setState({ searchHits: null, searching: false });
+      return;
+    }
+    library.setState({ searching: true });
+    searchTimer = later(SEARCH_DEBOUNCE_MS, () => {
+      searchTimer = null;
+      client.request("library.search", { query, limit: 200 }).then(
+        (hits) => {
+          if (serial === searchSerial && !disposed) library.setState({ searchHits: hits, searching: false });
+        },
+        (error: unknown) => {
+          if (serial !== searchSerial || disposed) return;
+          library.setState({ searching: false });
+          notify("error", `Full-text search failed: ${messageOf(error)}`);
+        },
+      );
+    });
+  }
+
+  // ---------------------------------------------------------------- session
+
+  function showView(view: SessionView, leafId: string | null) {
+    const ids = new Set(view.nodes.map((node) => node.id));
+    const wanted = leafId !== null && ids.has(leafId) ? leafId : view.leafId;
+    session.setState({
+      ...initialSessionState,
+      direction: session.getState().direction,
+      follow: session.getState().follow,
+      status: "ready",
+      view,
+      selectedId: wanted,
+      cursorId: wanted,
+    });
+    live.setState({ recent: new Set(), reloadNotice: null });
+    if (wanted === null) session.setState({ fitRequest: session.getState().fitRequest + 1 });
+    else if (wanted === leafId) reveal(wanted);
+    else {
+      // The file's leaf may be hidden by the filter (a label, say): the cursor starts on its nearest visible ancestor, as in Pi.
+      settleCursor();
+      centreOn(session.getState().cursorId);
+    }
+    if (leafId !== null && !ids.has(leafId)) {
+      notify("error", `Entry ${leafId} is not in this session; showing its leaf instead.`);
+    }
+  }
+
+  async function openSession(sessionId: string, leafId: string | null = null) {
+    const serial = ++openSerial;
+    session.setState({ status: "loading", error: null, openingId: sessionId });
+    try {
+      const view = await client.request("session.open", { sessionId });
+      if (serial !== openSerial || disposed) return;
+      showView(view, leafId);
+      markOpen(view.sessionId);
+    } catch (error) {
+      if (serial !== openSerial || disposed) return;
+      session.setState({ status: "error", error: messageOf(error) });
+    }
+  }
+
+  function markOpen(sessionId: string) {
+    const listing = library.getState().listing;
+    if (!listing) return;
+    library.setState({
+      listing: {
+        ...listing,
+        projects: listing.projects.map((project) => ({
+          ...project,
+          sessions: project.sessions.map((item) =>
+            item.open === (item.sessionId === sessionId)
+              ? item
+              : { ...item, open: item.sessionId === sessionId },
+          ),
+        })),
+      },
+    });
+  }
+
+  function select(entryId: string) {
+    session.setState({ selectedId: entryId, cursorId: entryId });
+  }
+
+  function setCursor(entryId: string) {
+    session.setState({ cursorId: entryId });
+  }
+
+  function moveCursorTo(entryId: string | null, centre = true) {
+    if (entryId === null) return;
+    session.setState({ cursorId: entryId });
+    if (centre) centreOn(entryId);
+  }
+
+  function withModel(run: (graph: GraphModel, cursor: string | null) => void) {
+    const current = model();
+    if (current) run(current, session.getState().cursorId);
+  }
+
+  function toggleFold(entryId: string) {
+    const folded = new Set(session.getState().folded);
+    if (folded.has(entryId)) folded.delete(entryId);
+    else folded.add(entryId);
+    session.setState({ folded });
+  }
+
+  /** After the visible tree changed, keep the cursor on a visible entry (Pi's nearest visible ancestor). */
+  function settleCursor() {
+    withModel((current, cursor) => {
+      const next = nearestVisible(current.nodesById, current.position, current.visible, cursor);
+      if (next !== cursor) session.setState({ cursorId: next });
+    });
+  }
+
+  function setFilterMode(mode: FilterMode) {
+    // Pi clears folds whenever the filter changes.
+    session.setState({ filterMode: mode, folded: new Set() });
+    settleCursor();
+  }
+
+  function setSearchQuery(query: string) {
+    session.setState({ searchQuery: query });
+    if (session.getState().searchFilter) settleCursor();
+  }
+
+  function stepMatch(by: -1 | 1) {
+    withModel((current, cursor) => {
+      const order = current.matchOrder;
+      if (order.length === 0) return;
+      const at = cursor === null ? -1 : (current.position.get(cursor) ?? -1);
+      let next: string | undefined;
+      if (by === 1) next = order.find((id) => current.position.get(id)! > at) ?? order[0];
+      else
+        next = [...order].reverse().find((id) => current.position.get(id)! < at) ?? order[order.length - 1];
+      moveCursorTo(next ?? null);
+    });
+  }
+
+  function centreOn(entryId: string | null) {
+    if (entryId === null) return;
+    session.setState({ centreRequest: { entryId, serial: ++centreSerial } });
+  }
+
+  /** Makes an entry visible (unfolding, widening the filter, expanding its chain), puts the cursor on it and centres it. */
+  function reveal(entryId: string) {
+    const state = session.getState();
+    const byId = model()?.nodesById;
+    if (!byId?.has(entryId)) return;
+    const folded = new Set(state.folded);
+    let unfolded = false;
+    for (let id = byId.get(entryId)?.parentId ?? null; id !== null; id = byId.get(id)?.parentId ?? null) {
+      if (folded.delete(id)) unfolded = true;
+    }
+    if (unfolded) session.setState({ folded });
+    let current = model()!;
+    if (!current.position.has(entryId)) {
+      session.setState({ filterMode: "all", searchFilter: false });
+      current = model()!;
+    }
+    const chain = current.graph.nodeOfEntry.get(entryId);
+    if (chain !== undefined && chain !== entryId) {
+      session.setState({ expandedChains: new Set([...session.getState().expandedChains, chain]) });
+    }
+    moveCursorTo(entryId);
+  }
+
+  // ---------------------------------------------------------------- labels, links
+
+  function beginLabel(entryId: string | null) {
+    if (entryId === null) return;
+    const node = model()?.nodesById.get(entryId);
+    if (!node) return;
+    session.setState({ labelEditor: { targetId: entryId, label: node.label ?? "" } });
+  }
+
+  async function submitLabel() {
+    const editor = session.getState().labelEditor;
+    if (!editor) return;
+    const label = editor.label.trim();
+    session.setState({ labelEditor: null });
+    try {
+      await client.request("session.setLabel", {
+        targetId: editor.targetId,
+        label: label === "" ? null : label,
+      });
+      notify("info", label === "" ? "Label cleared." : `Labelled “${label}”.`);
+    } catch (error) {
+      notify("error", `The label was not saved: ${messageOf(error)}`);
+    }
+  }
+
+  async function copyLink(entryId: string | null) {
+    const view = session.getState().view;
+    if (!view) return;
+    const href = options.location?.href ?? window.location.href;
+    try {
+      await writeClipboard(buildDeepLink(href, view.sessionId, entryId));
+      notify("info", "Link copied.");
+    } catch (error) {
+      notify("error", `The link was not copied: ${messageOf(error)}`);
+    }
+  }
+
+  // ---------------------------------------------------------------- context
+
+  async function loadContext() {
+    const { view, selectedId } = session.getState();
+    const mode = context.getState().mode;
+    const serial = ++contextSerial;
+    if (!view || selectedId === null) {
+      context.setState({ ...initialContextState, mode });
+      return;
+    }
+    context.setState({ status: "loading", error: null, forId: selectedId, forMode: mode, shades: new Map() });
+    try {
+      const result: ContextView = await client.request("session.context", {
+        leafId: selectedId,
+        llm: mode === "llm",
+      });
+      if (serial !== contextSerial || disposed) return;
+      context.setState({ status: "ready", view: result, shades: contextShades(result) });
+    } catch (error) {
+      if (serial !== contextSerial || disposed) return;
+      context.setState({ status: "error", error: messageOf(error), view: null });
+    }
+  }
+
+  async function loadDetail() {
+    const { view, selectedId } = session.getState();
+    const serial = ++detailSerial;
+    if (!view || selectedId === null) {
+      context.setState({ detailStatus: "idle", detail: null, detailError: null });
+      return;
+    }
+    context.setState({ detailStatus: "loading", detailError: null });
+    try {
+      const detail = await client.request("session.entry", { entryId: selectedId });
+      if (serial !== detailSerial || disposed) return;
+      context.setState({ detailStatus: "ready", detail });
+    } catch (error) {
+      if (serial !== detailSerial || disposed) return;
+      context.setState({ detailStatus: "error", detailError: messageOf(error), detail: null });
+    }
+  }
+
+  async function copyContext(format: "json" | "markdown") {
+    const current = context.getState().view;
+    if (!current) return;
+    const text =
+      format === "json" ? contextAsJson(current, context.getState().mode) : contextAsMarkdown(current);
+    try {
+      await writeClipboard(text);
+      notify("info", format === "json" ? "Context copied as JSON." : "Context copied as Markdown.");
+    } catch (error) {
+      notify("error", `The context was not copied: ${messageOf(error)}`);
+    }
+  }
+
+  // ---------------------------------------------------------------- events
+
+  function markRecent(ids: readonly string[]) {
+    if (ids.length === 0) return;
+    live.setState({ recent: new Set([...live.getState().recent, ...ids]) });
+    later(RECENT_HIGHLIGHT_MS, () => {
+      const recent = new Set(live.getState().recent);
+      for (const id of ids) recent.delete(id);
+      live.setState({ recent });
+    });
+  }
+
+  function subscribeEvents() {
+    disposers.push(
+      client.on("library.progress", (progress) => library.setState({ progress })),
+      client.on("library.changed", (listing) => {
+        library.setState({
+          listing,
+          status: "ready",
+          error: null,
+          progress: listing.scanning ? library.getState().progress : null,
+        });
+        const open = session.getState().view?.sessionId;
+        if (open) markOpen(open);
+      }),
+      client.on("session.appended", ({ sessionId, added, view }) => {
+        const state = session.getState();
+        if (state.view?.sessionId !== sessionId) return;
+        const next: Partial<typeof state> = { view };
+        if (state.follow && view.leafId !== null) {
+          next.selectedId = view.leafId;
+          next.cursorId = view.leafId;
+        }
+        session.setState(next);
+        markRecent(added.map((node) => node.id));
+        if (state.follow && view.leafId !== null) centreOn(view.leafId);
+      }),
+      client.on("session.reloaded", ({ sessionId, reason, view }) => {
+        const state = session.getState();
+        if (state.view?.sessionId !== sessionId) return;
+        const why = {
+          truncated: "The file got shorter",
+          replaced: "The file was replaced",
+          deleted: "The file was deleted",
+          recreated: "The file was deleted and created again",
+          rewritten: "The file was rewritten",
+        }[reason];
+        if (view === null) {
+          session.setState({ ...initialSessionState, direction: state.direction, follow: state.follow });
+          live.setState({ reloadNotice: `${why}: the session was closed.` });
+          return;
+        }
+        const selected = state.selectedId;
+        showView(
+          view,
+          selected !== null && view.nodes.some((node) => node.id === selected) ? selected : null,
+        );
+        live.setState({ reloadNotice: `${why}: Arbor read it again.` });
+      }),
+      client.on("session.switched", ({ view }) => {
+        ++openSerial;
+        showView(view, null);
+        markOpen(view.sessionId);
+      }),
+    );
+    // The context and the inspector follow the selection (and the agent/llm toggle).
+    disposers.push(
+      session.subscribe((state, previous) => {
+        if (state.selectedId !== previous.selectedId || state.view?.sessionId !== previous.view?.sessionId) {
+          void loadContext();
+          void loadDetail();
+        } else if (state.view !== previous.view && state.view && context.getState().status === "error") {
+          void loadContext();
+        }
+      }),
+      context.subscribe((state, previous) => {
+        if (state.mode !== previous.mode) void loadContext();
+      }),
+    );
+  }
+
+  const controller: Controller = {
+    stores,
+    selectors,
+    model,
+    async start() {
+      subscribeEvents();
+      const link = parseDeepLink(options.location?.search ?? window.location.search);
+      const libraryLoaded = loadLibrary();
+      if (link) {
+        await Promise.all([libraryLoaded, openSession(link.sessionId, link.leafId)]);
+        return;
+      }
+      try {
+        const current = await client.request("session.current", {});
+        if (current && !disposed && session.getState().view === null) {
+          showView(current, null);
+        }
+      } catch {
+        // No session open yet: the library is the way in.
+      }
+      await libraryLoaded;
+    },
+    dispose() {
+      disposed = true;
+      for (const dispose of disposers.splice(0)) dispose();
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+    },
+    loadLibrary: () => loadLibrary(false),
+    rescan: () => loadLibrary(true),
+    setSort: (sort) => library.setState({ sort }),
+    setNamedOnly: (namedOnly) => library.setState({ namedOnly }),
+    setLibrarySearch,
+    openSession,
+    select,
+    setCursor,
+    moveCursor(by) {
+      withModel((current, cursor) => moveCursorTo(stepCursor(current.visible, current.position, cursor, by)));
+    },
+    pageCursor(by) {
+      withModel((current, cursor) =>
+        moveCursorTo(pageCursor(current.visible, current.position, cursor, by * PAGE_SIZE)),
+      );
+    },
+    branchStep(direction) {
+      withModel((current, cursor) => {
+        if (cursor !== null)
+          moveCursorTo(branchSegmentStart(current.visible, current.position, cursor, direction));
+      });
+    },
+    foldOrUp() {
+      withModel((current, cursor) => {
+        if (cursor === null) return;
+        if (isFoldable(current.visible, cursor) && !session.getState().folded.has(cursor)) toggleFold(cursor);
+        else moveCursorTo(branchSegmentStart(current.visible, current.position, cursor, "up"));
+      });
+    },
+    unfoldOrDown() {
+      withModel((current, cursor) => {
+        if (cursor === null) return;
+        if (session.getState().folded.has(cursor)) toggleFold(cursor);
+        else moveCursorTo(branchSegmentStart(current.visible, current.position, cursor, "down"));
+      });
+    },
+    toggleFold,
+    selectCursor() {
+      const cursor = session.getState().cursorId;
+      if (cursor !== null) select(cursor);
+    },
+    setFilterMode,
+    cycleFilter(backwards) {
+      setFilterMode(cycleFilterMode(session.getState().filterMode, backwards));
+    },
+    expandChain(chainId) {
+      session.setState({ expandedChains: new Set([...session.getState().expandedChains, chainId]) });
+    },
+    collapseChains() {
+      session.setState({ expandedChains: new Set() });
+    },
+    setDirection(direction) {
+      session.setState({ direction });
+      centreOn(session.getState().cursorId);
+    },
+    setFollow(follow) {
+      session.setState({ follow });
+      const leaf = session.getState().view?.leafId ?? null;
+      if (follow && leaf !== null) {
+        select(leaf);
+        centreOn(leaf);
+      }
+    },
+    setSearchQuery,
+    setSearchFilter(only) {
+      session.setState({ searchFilter: only });
+      settleCursor();
+    },
+    clearSearch() {
+      // Pi clears the folds with the search.
+      session.setState({ searchQuery: "", folded: new Set() });
+      settleCursor();
+    },
+    stepMatch,
+    reveal,
+    centreOn,
+    fitView() {
+      session.setState({ fitRequest: session.getState().fitRequest + 1 });
+    },
+    beginLabel,
+    setLabelText(label) {
+      const editor = session.getState().labelEditor;
+      if (editor) session.setState({ labelEditor: { ...editor, label } });
+    },
+    submitLabel,
+    cancelLabel: () => session.setState({ labelEditor: null }),
+    copyLink,
+    setContextMode: (mode) => context.setState({ mode }),
+    copyContext,
+    dismissReloadNotice: () => live.setState({ reloadNotice: null }),
+    notify,
+  };
+  return controller;
+}

@@ -1,0 +1,165 @@
+/**
+ * What the graph draws, derived from the session state by the pure graph
+ * maths of shared/graph: Pi's /tree filter, chain folding, the layout. Each
+ * step is memoised on the identity of its inputs, so a selector can call
+ * `model(state)` on every store change and get the same object back until
+ * something it depends on changed.
+ */
+
+import type { SessionView, TreeNodeView } from "../../../shared/ipc/contract.ts";
+import {
+  DEFAULT_LAYOUT,
+  type FoldedGraph,
+  foldChains,
+  type Layout,
+  type LayoutDirection,
+  layoutGraph,
+  type VisibleTree,
+  visibleTree,
+} from "../../../shared/graph/index.ts";
+import type { SessionState } from "./stores.ts";
+
+export interface GraphModel {
+  view: SessionView;
+  nodesById: ReadonlyMap<string, TreeNodeView>;
+  visible: VisibleTree;
+  /** Index of each visible entry in `visible.order`. */
+  position: ReadonlyMap<string, number>;
+  /** Entries matching the search query (all words), in any mode. */
+  matches: ReadonlySet<string>;
+  /** Visible matches in the visible order: what Enter / Shift+Enter step through. */
+  matchOrder: readonly string[];
+  graph: FoldedGraph;
+  layout: Layout;
+}
+
+export const NODE_WIDTH = DEFAULT_LAYOUT.nodeWidth;
+export const NODE_HEIGHT = DEFAULT_LAYOUT.nodeHeight;
+
+function memoLast<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R {
+  let last: { args: A; result: R } | null = null;
+  return (...args: A) => {
+    if (last && last.args.length === args.length && last.args.every((arg, i) => Object.is(arg, args[i]))) {
+      return last.result;
+    }
+    const result = fn(...args);
+    last = { args, result };
+    return result;
+  };
+}
+
+/** The text the search looks in: label, type, role, tool names, preview, id. */
+export function searchableText(node: TreeNodeView): string {
+  return [node.label ?? "", node.type, node.kind, node.role ?? "", ...node.toolNames, node.preview, node.id]
+    .join(" ")
+    .toLowerCase();
+}
+
+export function searchWords(query: string): string[] {
+  return query.toLowerCase().split(/\s+/).filter(Boolean);
+}
+
+export interface GraphSelectors {
+  model(state: SessionState): GraphModel | null;
+  /** Root-to-selection ids, computed locally so the path lights up before the context arrives. */
+  pathSet(state: SessionState): ReadonlySet<string>;
+}
+
+export function createGraphSelectors(): GraphSelectors {
+  const nodesById = memoLast((view: SessionView) => new Map(view.nodes.map((node) => [node.id, node])));
+  const texts = memoLast((view: SessionView) =>
+    view.nodes.map((node) => [node.id, searchableText(node)] as const),
+  );
+  const matches = memoLast((view: SessionView, query: string): ReadonlySet<string> => {
+    const words = searchWords(query);
+    const found = new Set<string>();
+    if (words.length === 0) return found;
+    for (const [id, text] of texts(view)) if (words.every((word) => text.includes(word))) found.add(id);
+    return found;
+  });
+  const visible = memoLast(
+    (
+      view: SessionView,
+      mode: SessionState["filterMode"],
+      folded: ReadonlySet<string>,
+      onlyMatches: ReadonlySet<string> | null,
+    ) =>
+      visibleTree(nodesById(view), view.roots, {
+        mode,
+        leafId: view.leafId,
+        folded,
+        matches: onlyMatches,
+      }),
+  );
+  const position = memoLast((tree: VisibleTree) => new Map(tree.order.map((id, i) => [id, i])));
+  const matchOrder = memoLast((tree: VisibleTree, found: ReadonlySet<string>) =>
+    found.size === 0 ? [] : tree.order.filter((id) => found.has(id)),
+  );
+  const folded = memoLast(
+    (
+      tree: VisibleTree,
+      view: SessionView,
+      selectedId: string | null,
+      found: ReadonlySet<string>,
+      foldedSet: ReadonlySet<string>,
+      expanded: ReadonlySet<string>,
+    ) => {
+      const byId = nodesById(view);
+      return foldChains(tree, {
+        keep: (id) =>
+          id === view.leafId ||
+          id === selectedId ||
+          found.has(id) ||
+          foldedSet.has(id) ||
+          (byId.get(id)?.label ?? null) !== null,
+        expanded,
+      });
+    },
+  );
+  const layout = memoLast((graph: FoldedGraph, direction: LayoutDirection) =>
+    layoutGraph(graph, { ...DEFAULT_LAYOUT, direction }),
+  );
+  const model = memoLast(
+    (
+      view: SessionView,
+      tree: VisibleTree,
+      found: ReadonlySet<string>,
+      graph: FoldedGraph,
+      drawn: Layout,
+    ): GraphModel => ({
+      view,
+      nodesById: nodesById(view),
+      visible: tree,
+      position: position(tree),
+      matches: found,
+      matchOrder: matchOrder(tree, found),
+      graph,
+      layout: drawn,
+    }),
+  );
+  const path = memoLast((view: SessionView, selectedId: string | null): ReadonlySet<string> => {
+    const byId = nodesById(view);
+    const ids = new Set<string>();
+    for (let id = selectedId; id !== null && !ids.has(id); ) {
+      const node = byId.get(id);
+      if (!node) break;
+      ids.add(id);
+      id = node.parentId;
+    }
+    return ids;
+  });
+  return {
+    model(state) {
+      const view = state.view;
+      if (!view) return null;
+      const found = matches(view, state.searchQuery);
+      const onlyMatches = state.searchFilter && searchWords(state.searchQuery).length > 0 ? found : null;
+      const tree = visible(view, state.filterMode, state.folded, onlyMatches);
+      const graph = folded(tree, view, state.selectedId, found, state.folded, state.expandedChains);
+      return model(view, tree, found, graph, layout(graph, state.direction));
+    },
+    pathSet(state) {
+      return state.view ? path(state.view, state.selectedId) : new Set();
+    },
+  };
+}

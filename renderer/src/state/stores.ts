@@ -1,0 +1,162 @@
+/**
+ * The renderer's state: zustand vanilla stores, one per concern, so IPC
+ * events can call `setState` from outside React and tests build a fresh set
+ * each time (`createStores()`): nothing is global, nothing leaks between
+ * tests. Components read them through the thin hooks in `hooks.ts`.
+ */
+
+import { createStore, type StoreApi } from "zustand/vanilla";
+import type {
+  ContextView,
+  EntryDetail,
+  LibraryListing,
+  SearchHit,
+  SessionView,
+} from "../../../shared/ipc/contract.ts";
+import type { FilterMode, LayoutDirection } from "../../../shared/graph/index.ts";
+
+export type LoadStatus = "idle" | "loading" | "ready" | "error";
+
+export type LibrarySort = "recent" | "name" | "size" | "messages";
+
+export interface LibraryState {
+  status: LoadStatus;
+  error: string | null;
+  listing: LibraryListing | null;
+  progress: { loaded: number; total: number } | null;
+  sort: LibrarySort;
+  namedOnly: boolean;
+  searchText: string;
+  /** Full-text hits from `library.search` for `searchText` (null while none were asked for). */
+  searchHits: SearchHit[] | null;
+  searching: boolean;
+}
+
+export const initialLibraryState: LibraryState = {
+  status: "idle",
+  error: null,
+  listing: null,
+  progress: null,
+  sort: "recent",
+  namedOnly: false,
+  searchText: "",
+  searchHits: null,
+  searching: false,
+};
+
+export interface LabelEditor {
+  targetId: string;
+  label: string;
+}
+
+export interface SessionState {
+  status: LoadStatus;
+  error: string | null;
+  /** The session being opened (before its view arrives). */
+  openingId: string | null;
+  view: SessionView | null;
+  /** The entry taken as leaf: the context preview and the highlighted path are its. */
+  selectedId: string | null;
+  /** The keyboard cursor, moved by the arrow keys; Enter makes it the selection. */
+  cursorId: string | null;
+  filterMode: FilterMode;
+  /** Entries whose descendants are hidden (Pi's fold). */
+  folded: ReadonlySet<string>;
+  /** Chain ids the user expanded. */
+  expandedChains: ReadonlySet<string>;
+  direction: LayoutDirection;
+  /** Keep the file's leaf selected and in view as entries are appended. */
+  follow: boolean;
+  searchQuery: string;
+  /** Show only matching entries (Pi's /tree search) instead of highlighting them. */
+  searchFilter: boolean;
+  /** Ask the graph to centre an entry: a new serial each time. */
+  centreRequest: { entryId: string; serial: number } | null;
+  fitRequest: number;
+  labelEditor: LabelEditor | null;
+}
+
+export const initialSessionState: SessionState = {
+  status: "idle",
+  error: null,
+  openingId: null,
+  view: null,
+  selectedId: null,
+  cursorId: null,
+  filterMode: "default",
+  folded: new Set(),
+  expandedChains: new Set(),
+  direction: "LR",
+  follow: true,
+  searchQuery: "",
+  searchFilter: false,
+  centreRequest: null,
+  fitRequest: 0,
+  labelEditor: null,
+};
+
+export type ContextMode = "agent" | "llm";
+
+/** How an entry stands in the selected leaf's context. */
+export type ContextShade = "context" | "summarised" | "edited" | "dropped" | "path" | "off-path";
+
+export interface ContextState {
+  status: LoadStatus;
+  error: string | null;
+  mode: ContextMode;
+  /** The selection and mode the view was asked for. */
+  forId: string | null;
+  forMode: ContextMode;
+  view: ContextView | null;
+  /** Each path entry's shade in `view` (entries off the path are absent). */
+  shades: ReadonlyMap<string, ContextShade>;
+  detailStatus: LoadStatus;
+  detailError: string | null;
+  detail: EntryDetail | null;
+}
+
+export const initialContextState: ContextState = {
+  status: "idle",
+  error: null,
+  mode: "agent",
+  forId: null,
+  forMode: "agent",
+  view: null,
+  shades: new Map(),
+  detailStatus: "idle",
+  detailError: null,
+  detail: null,
+};
+
+export interface Notice {
+  kind: "info" | "error";
+  text: string;
+  serial: number;
+}
+
+export interface LiveState {
+  /** Entries appended in the last few seconds: drawn with a brief highlight. */
+  recent: ReadonlySet<string>;
+  /** Why the open file was reloaded, until dismissed. */
+  reloadNotice: string | null;
+  /** A short message (copied, label saved, request failed). */
+  notice: Notice | null;
+}
+
+export const initialLiveState: LiveState = { recent: new Set(), reloadNotice: null, notice: null };
+
+export interface Stores {
+  library: StoreApi<LibraryState>;
+  session: StoreApi<SessionState>;
+  context: StoreApi<ContextState>;
+  live: StoreApi<LiveState>;
+}
+
+export function createStores(): Stores {
+  return {
+    library: createStore<LibraryState>()(() => ({ ...initialLibraryState })),
+    session: createStore<SessionState>()(() => ({ ...initialSessionState })),
+    context: createStore<ContextState>()(() => ({ ...initialContextState })),
+    live: createStore<LiveState>()(() => ({ ...initialLiveState })),
+  };
+}

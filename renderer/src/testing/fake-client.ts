@@ -1,0 +1,290 @@
+/**
+ * An in-memory `ArborClient` for component tests: sessions are real JSONL
+ * text (usually from shared/session/testing/generate-session.ts), read with
+ * shared/session exactly as the main process reads them. Appends (a label,
+ * or `append()` standing in for a running Pi) re-read the text and emit
+ * `session.appended`, as the file follower does.
+ */
+
+import {
+  type ArborClient,
+  ArborError,
+  type ArborEvents,
+  type EventName,
+  type LibraryListing,
+  type ProjectGroup,
+  type RequestName,
+  type RequestParams,
+  type RequestResult,
+  type SearchHit,
+  type SessionListItem,
+} from "../../../shared/ipc/contract.ts";
+import { firstLine, readSession, type SessionIndex, textOf } from "../../../shared/session/index.ts";
+import { contextViewOf, sessionViewOf } from "./session-view.ts";
+
+export interface FakeSessionInput {
+  sessionId: string;
+  text: string;
+  /** Defaults to the header's cwd. */
+  cwd?: string;
+  modified?: string;
+  parentSessionId?: string | null;
+  error?: string | null;
+}
+
+interface FakeSession {
+  input: FakeSessionInput;
+  text: string;
+  index: SessionIndex;
+  live: boolean;
+}
+
+export interface FakeClient extends ArborClient {
+  readonly calls: { name: RequestName; params: unknown }[];
+  emit<E extends EventName>(name: E, payload: ArborEvents[E]): void;
+  /** Appends entry lines to a session (as a running Pi would) and emits `session.appended` if it is open. */
+  append(sessionId: string, entries: Record<string, unknown>[]): string[];
+  index(sessionId: string): SessionIndex;
+  listenerCount(name: EventName): number;
+  /** Requests by name that fail with this error instead of answering. */
+  failing: Map<RequestName, ArborError>;
+  /** Requests held until `release()` is called (to see loading states). */
+  held: Set<RequestName>;
+  release(): void;
+}
+
+export interface FakeClientOptions {
+  scanning?: boolean;
+  demo?: boolean;
+}
+
+let idCounter = 0;
+function newEntryId(): string {
+  idCounter = (idCounter + 1) % 0xffffff;
+  return `f${idCounter.toString(16).padStart(7, "0")}`;
+}
+
+export function createFakeClient(inputs: FakeSessionInput[], options: FakeClientOptions = {}): FakeClient {
+  const sessions = new Map<string, FakeSession>();
+  for (const input of inputs) {
+    sessions.set(input.sessionId, { input, text: input.text, index: readSession(input.text), live: false });
+  }
+  const listeners = new Map<EventName, Set<(payload: never) => void>>();
+  const calls: { name: RequestName; params: unknown }[] = [];
+  const failing = new Map<RequestName, ArborError>();
+  const held = new Set<RequestName>();
+  let waiting: (() => void)[] = [];
+  let openId: string | null = null;
+
+  const session = (sessionId: string): FakeSession => {
+    const found = sessions.get(sessionId);
+    if (!found) throw new ArborError("not-found", `No session "${sessionId}" in the library.`);
+    return found;
+  };
+  const current = (): FakeSession => {
+    if (openId === null) throw new ArborError("refused", "No session is open.");
+    return session(openId);
+  };
+
+  function emit<E extends EventName>(name: E, payload: ArborEvents[E]): void {
+    for (const listener of [...(listeners.get(name) ?? [])])
+      (listener as (p: ArborEvents[E]) => void)(payload);
+  }
+
+  function listItem(id: string, s: FakeSession): SessionListItem {
+    const index = s.index;
+    let firstMessage = "";
+    let messageCount = 0;
+    for (const entry of index.entries) {
+      if (entry.type !== "message") continue;
+      messageCount++;
+      const message = entry.message as { role?: string; content?: unknown };
+      if (!firstMessage && message.role === "user") firstMessage = firstLine(textOf(message.content));
+    }
+    const cwd = s.input.cwd ?? index.header?.cwd ?? "/";
+    return {
+      sessionId: id,
+      headerId: index.header?.id ?? id,
+      path: `${cwd}/.pi/${id}.jsonl`,
+      projectId: projectIdOf(cwd),
+      cwd,
+      name: index.sessionName ?? null,
+      firstMessage,
+      messageCount,
+      created: index.header?.timestamp ?? "",
+      modified: s.input.modified ?? index.entries[index.entries.length - 1]?.timestamp ?? "",
+      bytes: s.text.length,
+      parentSessionId: s.input.parentSessionId ?? null,
+      error: s.input.error ?? null,
+      open: id === openId,
+    };
+  }
+
+  function listing(): LibraryListing {
+    const projects = new Map<string, ProjectGroup>();
+    for (const [id, s] of sessions) {
+      const item = listItem(id, s);
+      const group = projects.get(item.projectId) ?? {
+        projectId: item.projectId,
+        cwd: item.cwd,
+        sessions: [],
+      };
+      group.sessions.push(item);
+      projects.set(item.projectId, group);
+    }
+    return {
+      projects: [...projects.values()],
+      scanning: options.scanning ?? false,
+      demo: options.demo ?? false,
+    };
+  }
+
+  function search(query: string, limit: number): SearchHit[] {
+    const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+    if (words.length === 0) return [];
+    const hits: SearchHit[] = [];
+    for (const [id, s] of sessions) {
+      for (const line of s.text.split("\n")) {
+        const lower = line.toLowerCase();
+        if (!words.every((word) => lower.includes(word))) continue;
+        let entryId: string | null = null;
+        try {
+          const value = JSON.parse(line) as { id?: unknown; type?: unknown };
+          if (value.type === "session") continue;
+          entryId = typeof value.id === "string" ? value.id : null;
+        } catch {
+          continue;
+        }
+        const at = lower.indexOf(words[0]!);
+        hits.push({
+          sessionId: id,
+          entryId,
+          field: "text",
+          snippet: line.slice(Math.max(0, at - 30), at + 60),
+        });
+        break;
+      }
+      if (hits.length >= limit) break;
+    }
+    return hits;
+  }
+
+  function append(sessionId: string, entries: Record<string, unknown>[]): string[] {
+    const s = session(sessionId);
+    let parentId = s.index.leafId;
+    const ids: string[] = [];
+    let text = s.text.endsWith("\n") || s.text === "" ? s.text : `${s.text}\n`;
+    for (const fields of entries) {
+      const id = typeof fields.id === "string" ? fields.id : newEntryId();
+      const entry = { id, parentId, timestamp: new Date().toISOString(), ...fields };
+      text += `${JSON.stringify(entry)}\n`;
+      parentId = id;
+      ids.push(id);
+    }
+    s.text = text;
+    s.index = readSession(text);
+    s.live = true;
+    if (openId === sessionId) {
+      const view = sessionViewOf(sessionId, s.index, { live: true });
+      const added = view.nodes.filter((node) => ids.includes(node.id));
+      emit("session.appended", { sessionId, added, view });
+    }
+    return ids;
+  }
+
+  async function answer<N extends RequestName>(name: N, params: RequestParams<N>): Promise<RequestResult<N>> {
+    const p = params as Record<string, unknown>;
+    switch (name) {
+      case "app.info":
+        return { version: "0.0.0-test", transport: "serve" } as RequestResult<N>;
+      case "library.list":
+      case "library.rescan":
+        return listing() as RequestResult<N>;
+      case "library.search":
+        return search(String(p.query), typeof p.limit === "number" ? p.limit : 50) as RequestResult<N>;
+      case "session.open": {
+        const id = String(p.sessionId);
+        const s = session(id);
+        openId = id;
+        return sessionViewOf(id, s.index, { live: s.live }) as RequestResult<N>;
+      }
+      case "session.current":
+        return (
+          openId === null ? null : sessionViewOf(openId, current().index, { live: current().live })
+        ) as RequestResult<N>;
+      case "session.context": {
+        const s = current();
+        const leafId = p.leafId as string | null;
+        if (leafId !== null && !s.index.nodes.has(leafId)) {
+          throw new ArborError("not-found", `No entry "${leafId}" in this session.`);
+        }
+        return contextViewOf(s.index, leafId, p.llm === true) as RequestResult<N>;
+      }
+      case "session.entry": {
+        const s = current();
+        const id = String(p.entryId);
+        const node = s.index.nodes.get(id);
+        const entry = s.index.entry(id);
+        if (!node || !entry) throw new ArborError("not-found", `No entry "${id}" in this session.`);
+        return {
+          entry,
+          line: node.line,
+          problems: s.index.problems.filter(
+            (problem) => problem.entryId === id || problem.line === node.line,
+          ),
+        } as RequestResult<N>;
+      }
+      case "session.setLabel": {
+        const label = p.label as string | null;
+        const fields: Record<string, unknown> = { type: "label", targetId: p.targetId };
+        if (label !== null) fields.label = label;
+        const [entryId] = append(openId ?? "", [fields]);
+        return { entryId: entryId!, wasLive: false } as RequestResult<N>;
+      }
+      case "session.rename": {
+        const [entryId] = append(openId ?? "", [{ type: "session_info", name: p.name }]);
+        return { entryId: entryId!, wasLive: false } as RequestResult<N>;
+      }
+      default:
+        throw new ArborError("refused", `The fake client does not answer "${name}".`);
+    }
+  }
+
+  return {
+    calls,
+    failing,
+    held,
+    async request(name, params) {
+      calls.push({ name, params });
+      if (held.has(name)) await new Promise<void>((resolve) => waiting.push(resolve));
+      const failure = failing.get(name);
+      if (failure) throw failure;
+      return answer(name, params);
+    },
+    on(name, listener) {
+      const set = listeners.get(name) ?? new Set();
+      listeners.set(name, set);
+      const entry = listener as (payload: never) => void;
+      set.add(entry);
+      return () => {
+        set.delete(entry);
+      };
+    },
+    emit,
+    append,
+    index: (sessionId) => session(sessionId).index,
+    listenerCount: (name) => listeners.get(name)?.size ?? 0,
+    release() {
+      held.clear();
+      const resolve = waiting;
+      waiting = [];
+      for (const done of resolve) done();
+    },
+  };
+}
+
+function projectIdOf(cwd: string): string {
+  let hash = 0;
+  for (let i = 0; i < cwd.length; i++) hash = (Math.imul(hash, 31) + cwd.charCodeAt(i)) | 0;
+  return `p${(hash >>> 0).toString(36)}`;
+}
