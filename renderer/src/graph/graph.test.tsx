@@ -3,7 +3,8 @@ import "../testing/setup.ts";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { chainId, cycleFilterMode, FILTER_MODES, visibleTree } from "../../../shared/graph/index.ts";
-import { generatedSessions, renderExplorer, type Explorer } from "../testing/render-explorer.tsx";
+import { type Explorer, generatedSessions, renderExplorer } from "../testing/render-explorer.tsx";
+import { TEST_VIEWPORT } from "../testing/setup.ts";
 import { sessionViewOf } from "../testing/session-view.ts";
 import { assistant, conversation, sessionText, user } from "../testing/sessions.ts";
 
@@ -286,6 +287,42 @@ describe("labels, links and live sessions", () => {
     act(() => explorer.client.emit("session.reloaded", { sessionId: "c", reason: "deleted", view: null }));
     expect(await screen.findByText(/The file was deleted: the session was closed/)).toBeTruthy();
     expect(screen.getByText("Open a session from the library to see its tree.")).toBeTruthy();
+    explorer.unmount();
+  });
+});
+
+describe("a large session", () => {
+  it("mounts only the nodes in view of a 10,000-entry session", async () => {
+    const saved = { ...TEST_VIEWPORT };
+    TEST_VIEWPORT.width = 1600;
+    TEST_VIEWPORT.height = 900;
+    try {
+      const started = performance.now();
+      const explorer = await renderExplorer(generatedSessions([77], 10_000), { open: "s77" });
+      await waitFor(() => expect(explorer.drawnIds().length).toBeGreaterThan(0));
+      const elapsed = performance.now() - started;
+      const model = explorer.controller.model()!;
+      expect(model.graph.nodes.length).toBeGreaterThan(1000);
+      expect(explorer.drawnIds().length).toBeLessThan(150);
+      expect(elapsed).toBeLessThan(15_000);
+      // The file's leaf, or the node standing for it, is among the few drawn: the view opens on it.
+      expect(explorer.drawnIds()).toContain(model.leafHost);
+      explorer.unmount();
+    } finally {
+      Object.assign(TEST_VIEWPORT, saved);
+    }
+  });
+
+  it("marks where a leaf hidden by the filter is", async () => {
+    const entries = [...conversation(2), { id: "l0", type: "label", targetId: "u0", label: "start" }];
+    const explorer = await renderExplorer([{ sessionId: "h", text: sessionText(entries) }], { open: "h" });
+    expect(explorer.node("l0")).toBeNull();
+    // a0, u1, a1 fold into a chain: the chain stands for the hidden leaf.
+    expect(explorer.controller.model()!.leafHost).toBe(chainId("a0"));
+    expect(explorer.node(chainId("a0"))!.textContent).toContain("leaf ↓");
+    expect(screen.getByText(/the leaf l0 \(label\) is hidden by this filter/)).toBeTruthy();
+    act(() => explorer.controller.setFilterMode("all"));
+    await waitFor(() => expect(explorer.node("l0")!.textContent).toContain("leaf"));
     explorer.unmount();
   });
 });

@@ -27,6 +27,23 @@ function useShade(entryId: string): string {
   return fromContext ?? (onPath ? "path" : "off-path");
 }
 
+/** On the node where the file's leaf would be: the leaf itself is hidden by the filter (or is in this chain). */
+function HiddenLeafBadge() {
+  const leafId = useGraphSelect((model) => model?.view.leafId ?? null);
+  const kind = useGraphSelect((model) =>
+    leafId === null ? "entry" : (model?.nodesById.get(leafId)?.kind ?? "entry"),
+  );
+  if (leafId === null) return null;
+  return (
+    <span
+      className="badge leaf-badge"
+      title={`The file's leaf ${leafId} (${kind}) is here: hidden by the filter, or inside this chain`}
+    >
+      leaf ↓
+    </span>
+  );
+}
+
 export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<EntryFlowNode>) {
   const controller = useController();
   const node = data.node;
@@ -34,6 +51,7 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<EntryFl
   const selected = useSession((s) => s.selectedId === id);
   const cursor = useSession((s) => s.cursorId === id);
   const isLeaf = useSession((s) => s.view?.leafId === id);
+  const hostsHiddenLeaf = useGraphSelect((model) => !isLeaf && model?.leafHost === id);
   const folded = useSession((s) => s.folded.has(id));
   const foldable = useGraphSelect((model) => (model ? isFoldable(model.visible, id) : false));
   const match = useGraphSelect((model) => model?.matches.has(id) ?? false);
@@ -67,6 +85,7 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<EntryFl
         <span className="node-kind">{look.title}</span>
         {node.label !== null ? <span className="badge label">{node.label}</span> : null}
         {isLeaf ? <span className="badge leaf-badge">leaf</span> : null}
+        {hostsHiddenLeaf ? <HiddenLeafBadge /> : null}
         {foldable || folded ? (
           <button
             type="button"
@@ -95,6 +114,7 @@ export const ChainNode = memo(function ChainNode({ id, data }: NodeProps<ChainFl
   );
   const onPath = useSession((s) => controller.selectors.pathSet(s).has(data.first.id));
   const recent = useLive((s) => s.recent.has(data.last.id));
+  const hostsLeaf = useGraphSelect((model) => model?.leafHost === id);
   const positions = useDirectionPositions();
   const classes = [
     "chain-node",
@@ -109,6 +129,7 @@ export const ChainNode = memo(function ChainNode({ id, data }: NodeProps<ChainFl
       <Handle type="target" position={positions.target} isConnectable={false} />
       <div className="node-title">
         <span className="node-kind">{data.entryIds.length} entries</span>
+        {hostsLeaf ? <HiddenLeafBadge /> : null}
         <span className="badge">expand</span>
       </div>
       <div className="node-preview chain-ends">

@@ -17,6 +17,12 @@ import { type FlowNode, flowEdges, flowNodes } from "./flow-elements.ts";
 import { nodeTypes } from "./nodes.tsx";
 
 export const SEARCH_INPUT_ID = "graph-search";
+/** The graph panel takes the focus when a session opens, so the explorer's keys reach it. */
+export const GRAPH_PANEL_ID = "session-graph";
+
+export function focusGraph(): void {
+  document.getElementById(GRAPH_PANEL_ID)?.focus({ preventScroll: true });
+}
 
 export const FILTER_LABELS: Record<FilterMode, string> = {
   default: "Default",
@@ -187,7 +193,12 @@ function StatusLine() {
   const text = useGraphSelect((model, state) => {
     if (!model) return "";
     const at = state.cursorId === null ? -1 : (model.position.get(state.cursorId) ?? -1);
-    return `(${at + 1}/${model.visible.order.length}) ${FILTER_LABELS[state.filterMode]} · ${model.view.nodes.length.toLocaleString()} entries, ${model.graph.nodes.length.toLocaleString()} nodes drawn`;
+    const leaf = model.view.leafId;
+    const hidden =
+      leaf !== null && !model.position.has(leaf)
+        ? ` · the leaf ${leaf} (${model.nodesById.get(leaf)?.kind ?? "entry"}) is hidden by this filter`
+        : "";
+    return `(${at + 1}/${model.visible.order.length}) ${FILTER_LABELS[state.filterMode]} · ${model.view.nodes.length.toLocaleString()} entries, ${model.graph.nodes.length.toLocaleString()} nodes drawn${hidden}`;
   });
   return (
     <div className="graph-status" aria-live="polite">
@@ -227,7 +238,7 @@ export function SessionGraph() {
       </ReactFlowProvider>
     );
   return (
-    <section className="graph-panel" aria-label="Session graph">
+    <section id={GRAPH_PANEL_ID} className="graph-panel" aria-label="Session graph" tabIndex={-1}>
       {hasView ? <GraphToolbar /> : null}
       {body}
       {hasView ? <StatusLine /> : null}

@@ -1,6 +1,7 @@
 /** The library: every session on the machine, by project, with search, sort and fork lineage. */
 
 import { type ReactNode, useMemo } from "react";
+import { focusGraph } from "../graph/session-graph.tsx";
 import { useController, useLibrary, useSession } from "../state/hooks.tsx";
 import type { LibrarySort } from "../state/stores.ts";
 import { displayName, libraryGroups } from "./library-view.ts";
@@ -94,7 +95,7 @@ export function LibrarySidebar() {
                     aria-current={item.sessionId === openId ? "true" : undefined}
                     data-session-id={item.sessionId}
                     title={item.path}
-                    onClick={() => void controller.openSession(item.sessionId)}
+                    onClick={() => void controller.openSession(item.sessionId).then(focusGraph)}
                   >
                     <span className="session-name">
                       {depth > 0 ? <span className="fork-mark">↳ </span> : null}

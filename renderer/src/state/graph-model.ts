@@ -17,6 +17,7 @@ import {
   type VisibleTree,
   visibleTree,
 } from "../../../shared/graph/index.ts";
+import { nearestVisible } from "./navigation.ts";
 import type { SessionState } from "./stores.ts";
 
 export interface GraphModel {
@@ -31,6 +32,11 @@ export interface GraphModel {
   matchOrder: readonly string[];
   graph: FoldedGraph;
   layout: Layout;
+  /**
+   * Where the file's leaf shows: itself, or when the filter hides it (a label,
+   * a usage entry...) its nearest visible ancestor's graph node.
+   */
+  leafHost: string | null;
 }
 
 export const NODE_WIDTH = DEFAULT_LAYOUT.nodeWidth;
@@ -126,16 +132,22 @@ export function createGraphSelectors(): GraphSelectors {
       found: ReadonlySet<string>,
       graph: FoldedGraph,
       drawn: Layout,
-    ): GraphModel => ({
-      view,
-      nodesById: nodesById(view),
-      visible: tree,
-      position: position(tree),
-      matches: found,
-      matchOrder: matchOrder(tree, found),
-      graph,
-      layout: drawn,
-    }),
+    ): GraphModel => {
+      const positions = position(tree);
+      const host =
+        view.leafId === null ? null : nearestVisible(nodesById(view), positions, tree, view.leafId);
+      return {
+        view,
+        nodesById: nodesById(view),
+        visible: tree,
+        position: positions,
+        matches: found,
+        matchOrder: matchOrder(tree, found),
+        graph,
+        layout: drawn,
+        leafHost: host === null ? null : (graph.nodeOfEntry.get(host) ?? null),
+      };
+    },
   );
   const path = memoLast((view: SessionView, selectedId: string | null): ReadonlySet<string> => {
     const byId = nodesById(view);

@@ -1,0 +1,89 @@
+/** The dispatcher: validation before any handler, and every error as `{code, message}`. */
+
+import { describe, expect, it, vi } from "vitest";
+import { ArborError, type ArborHandlers, REQUEST_NAMES } from "../../shared/ipc/contract.ts";
+import { dispatch } from "./bind.ts";
+
+function fakeHandlers(overrides: Partial<Record<string, (params: never) => Promise<unknown>>> = {}) {
+  const calls: { name: string; params: unknown }[] = [];
+  const handlers = {} as Record<string, (params: unknown) => Promise<unknown>>;
+  for (const name of REQUEST_NAMES) {
+    handlers[name] = vi.fn(async (params: unknown) => {
+      calls.push({ name, params });
+      const override = overrides[name] as ((params: unknown) => Promise<unknown>) | undefined;
+      return override ? override(params) : { ok: name };
+    });
+  }
+  return { handlers: handlers as unknown as ArborHandlers, calls };
+}
+
+describe("dispatch", () => {
+  it("calls the handler with the validated parameters and returns its result", async () => {
+    const { handlers, calls } = fakeHandlers();
+    expect(await dispatch(handlers, "session.fork", { entryId: "ab12cd34", position: "at" })).toEqual({
+      result: { ok: "session.fork" },
+    });
+    // No parameters at all are the empty object.
+    expect(await dispatch(handlers, "app.info", undefined)).toEqual({ result: { ok: "app.info" } });
+    expect(calls).toEqual([
+      { name: "session.fork", params: { entryId: "ab12cd34", position: "at" } },
+      { name: "app.info", params: {} },
+    ]);
+  });
+
+  it("refuses unknown names and bad parameters as invalid-request, without calling anything", async () => {
+    const { handlers, calls } = fakeHandlers();
+    const cases: [string, unknown][] = [
+      ["session.remove", {}],
+      ["__proto__", {}],
+      ["constructor", {}],
+      ["toString", {}],
+      ["session.open", { sessionId: "/etc/passwd" }],
+      ["session.open", { sessionId: "s1", path: "/etc/passwd" }],
+      ["session.open", []],
+      ["session.open", "s1"],
+      ["session.context", { leafId: 1 }],
+      ["session.setLabel", { targetId: "x", label: "y".repeat(201) }],
+      ["library.search", { query: "x", limit: 1.5 }],
+      ["session.new", {}],
+    ];
+    for (const [name, params] of cases) {
+      const outcome = await dispatch(handlers, name, params);
+      expect(outcome, `${name} ${JSON.stringify(params)}`).toMatchObject({
+        error: { code: "invalid-request" },
+      });
+    }
+    expect(calls).toEqual([]);
+  });
+
+  it("passes ArborErrors through and hides anything else behind a generic internal error", async () => {
+    const seen: unknown[] = [];
+    const { handlers } = fakeHandlers({
+      "session.entry": async () => {
+        throw new ArborError("not-found", "There is no entry x.");
+      },
+      "session.current": async () => {
+        throw new Error("EACCES /home/someone/.pi/secret at Object.<anonymous> (file.ts:1:1)");
+      },
+      "session.clone": async () => {
+        throw "a string";
+      },
+    });
+    const options = { onInternalError: (error: unknown) => seen.push(error) };
+    expect(await dispatch(handlers, "session.entry", { entryId: "x" }, options)).toEqual({
+      error: { code: "not-found", message: "There is no entry x." },
+    });
+    const internal = await dispatch(handlers, "session.current", {}, options);
+    expect(internal).toEqual({
+      error: {
+        code: "internal",
+        message: 'Arbor hit an unexpected error while handling "session.current"; details are in its log.',
+      },
+    });
+    expect(JSON.stringify(internal)).not.toContain("secret");
+    expect(await dispatch(handlers, "session.clone", {}, options)).toMatchObject({
+      error: { code: "internal" },
+    });
+    expect(seen).toHaveLength(2);
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * The transport-independent half of every binding: check a request's name
+ * and parameters with the contract's schemas, then call the handler, and turn
+ * whatever it throws into the `{code, message}` that crosses the wire. An
+ * error that is not an `ArborError` leaves as "internal" with a generic
+ * message: its own text (paths, stack traces) stays in the main process.
+ */
+
+import {
+  ArborError,
+  type ArborErrorPayload,
+  type ArborHandlers,
+  type RequestName,
+} from "../../shared/ipc/contract.ts";
+import { validateRequest } from "../../shared/ipc/schemas.ts";
+
+export type DispatchResult = { result: unknown } | { error: ArborErrorPayload };
+
+export interface DispatchOptions {
+  /** Sees every error that is not an `ArborError` (for the log). */
+  onInternalError?: ((error: unknown, request: string) => void) | undefined;
+}
+
+export async function dispatch(
+  handlers: ArborHandlers,
+  name: string,
+  params: unknown,
+  options: DispatchOptions = {},
+): Promise<DispatchResult> {
+  let validated: unknown;
+  try {
+    validated = validateRequest(name, params);
+  } catch (error) {
+    return { error: toPayload(error, name, options) };
+  }
+  try {
+    const handler = handlers[name as RequestName] as (params: unknown) => Promise<unknown>;
+    return { result: await handler(validated) };
+  } catch (error) {
+    return { error: toPayload(error, name, options) };
+  }
+}
+
+function toPayload(error: unknown, name: string, options: DispatchOptions): ArborErrorPayload {
+  if (error instanceof ArborError) return error.toPayload();
+  options.onInternalError?.(error, name);
+  const request = typeof name === "string" && name.length <= 64 ? `"${name}"` : "a request";
+  return {
+    code: "internal",
+    message: `Arbor hit an unexpected error while handling ${request}; details are in its log.`,
+  };
+}

@@ -1,0 +1,527 @@
+/**
+ * The contract suite: every request and every session event, run the same
+ * way against each binding of the handlers. `runContractSuite(makeClient)`
+ * builds a library of real session files in a temp folder, asks `makeClient`
+ * for an `ArborClient` over it, and checks the answers against the session
+ * core itself (`buildSessionContext`, `convertToLlm`, a fresh read).
+ *
+ * It runs twice: in process (the dispatcher and the handlers, answers
+ * through JSON as on any wire) and through a real `arbor serve` child
+ * process over its WebSocket.
+ */
+
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import {
+  ArborError,
+  type ArborClient,
+  type ArborEvents,
+  type EventName,
+  type SessionView,
+} from "../../shared/ipc/contract.ts";
+import { WebSocketClient, type WebSocketConstructor } from "../../shared/ipc/websocket-client.ts";
+import {
+  buildSessionContext,
+  contextGraphOf,
+  convertToLlm,
+  readSession,
+  type SessionIndex,
+} from "../../shared/session/index.ts";
+import { generateSession } from "../../shared/session/testing/generate-session.ts";
+import {
+  encodedCwd,
+  SAMPLE_IDS,
+  tempFolder,
+  writeLinearSession,
+  writeSampleSession,
+} from "../runtime/testing.ts";
+import { spawnServe } from "../serve/testing.ts";
+import { dispatch } from "./bind.ts";
+import { createArborHost } from "./host.ts";
+
+interface ContractLibrary {
+  root: string;
+  dataDir: string;
+}
+
+interface MadeClient {
+  client: ArborClient;
+  close(): Promise<void>;
+}
+
+type MakeClient = (library: ContractLibrary) => Promise<MadeClient>;
+
+const SAMPLE_CWD = "/work/project";
+const SAMPLE_ORDER = ["u1", "a1", "u2", "a2", "u3", "a3", "t1", "c1", "u4", "l1"] as const;
+
+/** JSON as it crosses a wire: `undefined` fields vanish. */
+function wire<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+function nextEvent<E extends EventName>(
+  client: ArborClient,
+  name: E,
+  accept: (payload: ArborEvents[E]) => boolean = () => true,
+  timeoutMs = 10_000,
+): Promise<ArborEvents[E]> {
+  return new Promise((resolvePromise, reject) => {
+    const timer = setTimeout(() => {
+      unsubscribe();
+      reject(new Error(`no ${name} event within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const unsubscribe = client.on(name, (payload) => {
+      if (!accept(payload)) return;
+      clearTimeout(timer);
+      unsubscribe();
+      resolvePromise(payload);
+    });
+  });
+}
+
+async function expectError(promise: Promise<unknown>, code: string): Promise<ArborError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(ArborError);
+    expect((error as ArborError).code).toBe(code);
+    return error as ArborError;
+  }
+  throw new Error(`expected an error with code ${code}`);
+}
+
+export function runContractSuite(
+  title: string,
+  makeClient: MakeClient,
+  transport: "electron" | "serve",
+): void {
+  describe(title, () => {
+    let folder: ReturnType<typeof tempFolder>;
+    let made: MadeClient;
+    let client: ArborClient;
+    let samplePath: string;
+    let linearPath: string;
+    const generatedPaths: string[] = [];
+    let sampleId: string;
+    let sampleProjectId: string;
+    const idOfPath = new Map<string, string>();
+
+    beforeAll(async () => {
+      folder = tempFolder("arbor-contract-");
+      const root = join(folder.path, "sessions");
+      const project = join(root, encodedCwd(SAMPLE_CWD));
+      samplePath = writeSampleSession(
+        join(project, "2026-01-01T12-00-00-000Z_019b7a4e-0000-7000-8000-000000000001.jsonl"),
+        {
+          cwd: SAMPLE_CWD,
+        },
+      ).path;
+      linearPath = writeLinearSession(
+        join(project, "2026-01-01T11-00-00-000Z_019b7a4e-0000-7000-8000-000000000002.jsonl"),
+        {
+          cwd: SAMPLE_CWD,
+          turns: 3,
+        },
+      ).path;
+      for (const seed of [3, 7, 11]) {
+        const generated = generateSession({ seed });
+        const cwd = String(generated.header.cwd);
+        const path = join(root, encodedCwd(cwd), `generated-${seed}.jsonl`);
+        writeLines(path, generated.text);
+        generatedPaths.push(path);
+      }
+      writeLines(join(project, "broken.jsonl"), "this is not a session\n");
+      made = await makeClient({ root, dataDir: join(folder.path, "data") });
+      client = made.client;
+    });
+
+    afterAll(async () => {
+      await made?.close();
+      folder?.cleanup();
+    });
+
+    const freshIndex = (path: string): SessionIndex => readSession(readFileSync(path));
+
+    it("app.info names the version and the transport", async () => {
+      const info = await client.request("app.info", {});
+      expect(info.transport).toBe(transport);
+      expect(info.version).toMatch(/^\d+\.\d+\.\d+/);
+    });
+
+    it("session.current is null before anything is open", async () => {
+      expect(await client.request("session.current", {})).toBeNull();
+    });
+
+    it("library.rescan and library.list list every session by project, with ids instead of paths to send back", async () => {
+      const changed = nextEvent(client, "library.changed", (listing) => !listing.scanning);
+      const listing = await client.request("library.rescan", {});
+      await changed;
+      expect(listing.demo).toBe(false);
+      expect(listing.scanning).toBe(false);
+      const items = listing.projects.flatMap((project) => project.sessions);
+      for (const item of items) idOfPath.set(item.path, item.sessionId);
+      expect(items.map((item) => item.path).sort()).toEqual(
+        [samplePath, linearPath, ...generatedPaths, join(dirname(samplePath), "broken.jsonl")].sort(),
+      );
+      const sample = items.find((item) => item.path === samplePath)!;
+      sampleId = sample.sessionId;
+      sampleProjectId = sample.projectId;
+      expect(sample).toMatchObject({
+        headerId: "019b7a4e-0000-7000-8000-000000000001",
+        cwd: SAMPLE_CWD,
+        name: null,
+        firstMessage: "Hello tree",
+        messageCount: 7,
+        bytes: statSync(samplePath).size,
+        parentSessionId: null,
+        error: null,
+        open: false,
+      });
+      expect(sample.sessionId).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+      expect(sample.projectId).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+      const project = listing.projects.find((group) => group.cwd === SAMPLE_CWD)!;
+      expect(project.projectId).toBe(sampleProjectId);
+      // Newest first. A file that is not a session names no cwd: it is listed apart, with its error.
+      expect(project.sessions.map((item) => item.path)).toEqual([samplePath, linearPath]);
+      const unreadable = listing.projects.find((group) => group.cwd === "")!;
+      expect(unreadable.sessions.map((item) => item.path)).toEqual([
+        join(dirname(samplePath), "broken.jsonl"),
+      ]);
+      expect(unreadable.sessions[0]!.error).toBeTruthy();
+      expect(await client.request("library.list", {})).toEqual(listing);
+    });
+
+    it("session.open returns the tree depth-first, children in order, facts per node; session.switched follows", async () => {
+      const switched = nextEvent(client, "session.switched");
+      const view = await client.request("session.open", { sessionId: sampleId });
+      const event = await switched;
+      expect(event.reason).toBe("open");
+      expect(event.view).toEqual(view);
+      expect(view.nodes.map((node) => node.id)).toEqual(SAMPLE_ORDER.map((key) => SAMPLE_IDS[key]));
+      expect(view).toMatchObject({
+        sessionId: sampleId,
+        path: samplePath,
+        headerId: "019b7a4e-0000-7000-8000-000000000001",
+        cwd: SAMPLE_CWD,
+        name: null,
+        version: 3,
+        parentSessionId: null,
+        leafId: SAMPLE_IDS.l1,
+        roots: [SAMPLE_IDS.u1],
+        problems: [],
+        bytes: statSync(samplePath).size,
+      });
+      const index = freshIndex(samplePath);
+      const byId = new Map(view.nodes.map((node) => [node.id, node]));
+      for (const node of view.nodes) {
+        const facts = index.facts(node.id)!;
+        const treeNode = index.nodes.get(node.id)!;
+        expect(node).toMatchObject({
+          parentId: treeNode.parentId,
+          children: treeNode.children,
+          depth: treeNode.depth,
+          line: treeNode.line,
+          kind: facts.kind,
+          preview: facts.preview,
+          tokenEstimate: facts.tokenEstimate,
+          toolNames: facts.toolNames,
+          isError: facts.isError,
+          hasText: facts.hasText,
+        });
+      }
+      expect(byId.get(SAMPLE_IDS.a1)).toMatchObject({
+        type: "message",
+        role: "assistant",
+        kind: "assistant",
+        stopReason: "stop",
+      });
+      expect(byId.get(SAMPLE_IDS.u2)!.label).toBe("checkpoint");
+      expect(byId.get(SAMPLE_IDS.c1)).toMatchObject({ type: "compaction", role: null, tokensBefore: 900 });
+      expect(byId.get(SAMPLE_IDS.a1)!.children).toEqual([SAMPLE_IDS.u2, SAMPLE_IDS.u3]);
+      expect(await client.request("session.current", {})).toEqual(view);
+      // Opening the open session again answers without switching.
+      expect(await client.request("session.open", { sessionId: sampleId })).toEqual(view);
+      const listing = await client.request("library.list", {});
+      expect(
+        listing.projects.flatMap((p) => p.sessions).find((item) => item.sessionId === sampleId)!.open,
+      ).toBe(true);
+    });
+
+    it("session.context equals buildSessionContext and convertToLlm for every kind of leaf", async () => {
+      let compared = 0;
+      for (const path of [samplePath, ...generatedPaths]) {
+        const sessionId = idOfPath.get(path)!;
+        const view = await client.request("session.open", { sessionId });
+        const index = freshIndex(path);
+        const graph = contextGraphOf(index);
+        const leaves: (string | null)[] = [
+          null,
+          ...view.nodes.filter((_, i) => i % 5 === 0).map((node) => node.id),
+        ];
+        if (view.leafId) leaves.push(view.leafId);
+        for (const leafId of leaves) {
+          const expected = wire(buildSessionContext(graph, leafId));
+          const context = await client.request("session.context", { leafId, llm: true });
+          expect(context.messages.map((item) => item.message)).toEqual(expected.messages);
+          expect(context.llm).toEqual(wire(convertToLlm(buildSessionContext(graph, leafId).messages)));
+          expect(context.thinkingLevel).toBe(expected.thinkingLevel);
+          expect(context.model).toEqual(expected.model);
+          expect(context.leafId).toBe(leafId);
+          expect(context.tokenEstimate).toBe(
+            context.messages.reduce((sum, item) => sum + item.tokenEstimate, 0),
+          );
+          compared++;
+        }
+        const withoutLlm = await client.request("session.context", { leafId: view.leafId });
+        expect(withoutLlm.llm).toBeNull();
+      }
+      expect(compared).toBeGreaterThan(20);
+    });
+
+    it("session.context reports the path, the compaction, token estimates and the last input tokens", async () => {
+      await client.request("session.open", { sessionId: sampleId });
+      const index = freshIndex(samplePath);
+      const atLeaf = await client.request("session.context", { leafId: SAMPLE_IDS.l1 });
+      expect(atLeaf.pathIds).toEqual(
+        ["u1", "a1", "u3", "a3", "t1", "c1", "u4", "l1"].map(
+          (key) => SAMPLE_IDS[key as keyof typeof SAMPLE_IDS],
+        ),
+      );
+      expect(atLeaf.compaction).toEqual({
+        entryId: SAMPLE_IDS.c1,
+        tokensBefore: 900,
+        firstKeptEntryId: SAMPLE_IDS.u3,
+        firstKeptOnPath: true,
+      });
+      expect(atLeaf.messages.map((item) => item.entryId)).toEqual([
+        SAMPLE_IDS.c1,
+        SAMPLE_IDS.u3,
+        SAMPLE_IDS.a3,
+        SAMPLE_IDS.u4,
+      ]);
+      const facts = (id: string) => index.facts(id)!.tokenEstimate;
+      expect(atLeaf.tokenEstimate).toBe(
+        facts(SAMPLE_IDS.c1) + facts(SAMPLE_IDS.u3) + facts(SAMPLE_IDS.a3) + facts(SAMPLE_IDS.u4),
+      );
+      expect(atLeaf.thinkingLevel).toBe("high");
+      expect(atLeaf.lastInputTokens).toBe(170);
+      expect((await client.request("session.context", { leafId: SAMPLE_IDS.u2 })).lastInputTokens).toBe(120);
+      const empty = await client.request("session.context", { leafId: null });
+      expect(empty).toMatchObject({
+        leafId: null,
+        messages: [],
+        pathIds: [],
+        tokenEstimate: 0,
+        lastInputTokens: null,
+      });
+    });
+
+    it("session.entry returns the whole entry, its line and its problems", async () => {
+      const detail = await client.request("session.entry", { entryId: SAMPLE_IDS.a1 });
+      const line = readFileSync(samplePath, "utf8").split("\n")[2]!;
+      expect(detail).toEqual({ entry: wire(JSON.parse(line)), line: 3, problems: [] });
+    });
+
+    it("session.setLabel appends a label: session.appended brings it, and the view shows it", async () => {
+      const appended = nextEvent(client, "session.appended");
+      const result = await client.request("session.setLabel", {
+        targetId: SAMPLE_IDS.u3,
+        label: "right way",
+      });
+      expect(result.entryId).toMatch(/^[0-9a-f]{8}$/);
+      expect(typeof result.wasLive).toBe("boolean");
+      const event = await appended;
+      expect(event.sessionId).toBe(sampleId);
+      expect(event.added.map((node) => node.id)).toEqual([result.entryId]);
+      expect(event.added[0]).toMatchObject({ type: "label", parentId: SAMPLE_IDS.l1 });
+      expect(event.view.nodes.find((node) => node.id === SAMPLE_IDS.u3)!.label).toBe("right way");
+      expect(event.view.leafId).toBe(result.entryId);
+      const current = (await client.request("session.current", {}))!;
+      expect(current.nodes.find((node) => node.id === SAMPLE_IDS.u3)!.label).toBe("right way");
+      const detail = await client.request("session.entry", { entryId: result.entryId });
+      expect(detail.entry).toMatchObject({ type: "label", targetId: SAMPLE_IDS.u3, label: "right way" });
+      // The file has exactly one more line, and a fresh read agrees.
+      expect(freshIndex(samplePath).labels.get(SAMPLE_IDS.u3)?.label).toBe("right way");
+
+      const cleared = nextEvent(client, "session.appended");
+      await client.request("session.setLabel", { targetId: SAMPLE_IDS.u3, label: null });
+      expect((await cleared).view.nodes.find((node) => node.id === SAMPLE_IDS.u3)!.label).toBeNull();
+    });
+
+    it("session.rename appends a session_info entry and the view is renamed", async () => {
+      const appended = nextEvent(client, "session.appended");
+      const result = await client.request("session.rename", { name: "Contract run" });
+      const event = await appended;
+      expect(event.added.map((node) => node.id)).toEqual([result.entryId]);
+      expect(event.view.name).toBe("Contract run");
+      expect((await client.request("session.current", {}))!.name).toBe("Contract run");
+    });
+
+    it("session.fork at an entry and before a user message switch to a new file that names its parent", async () => {
+      let switched = nextEvent(client, "session.switched");
+      const forked = await client.request("session.fork", { entryId: SAMPLE_IDS.a2, position: "at" });
+      let event = await switched;
+      expect(event.reason).toBe("fork");
+      expect(event.view).toEqual(forked);
+      expect(forked.path).not.toBe(samplePath);
+      expect(dirname(forked.path)).toBe(dirname(samplePath));
+      expect(forked.parentSessionId).toBe(sampleId);
+      expect(forked.nodes.slice(0, 4).map((node) => node.id)).toEqual([
+        SAMPLE_IDS.u1,
+        SAMPLE_IDS.a1,
+        SAMPLE_IDS.u2,
+        SAMPLE_IDS.a2,
+      ]);
+      expect(forked.nodes.find((node) => node.id === SAMPLE_IDS.u2)!.label).toBe("checkpoint");
+      expect(await client.request("session.current", {})).toEqual(forked);
+
+      await client.request("session.open", { sessionId: sampleId });
+      switched = nextEvent(client, "session.switched");
+      const before = await client.request("session.fork", { entryId: SAMPLE_IDS.u3, position: "before" });
+      event = await switched;
+      expect(event.reason).toBe("fork");
+      expect(before.leafId).toBe(SAMPLE_IDS.a1);
+      expect(before.parentSessionId).toBe(sampleId);
+    });
+
+    it("session.clone copies the open session to its leaf; session.new starts an empty one in the project", async () => {
+      await client.request("session.open", { sessionId: sampleId });
+      const source = (await client.request("session.current", {}))!;
+      let switched = nextEvent(client, "session.switched");
+      const clone = await client.request("session.clone", {});
+      expect((await switched).reason).toBe("clone");
+      expect(clone.parentSessionId).toBe(sampleId);
+      const withoutLabels = (view: SessionView) =>
+        view.nodes.filter((node) => node.type !== "label").map((node) => node.id);
+      const sourcePath = freshIndex(samplePath);
+      const pathIds = [];
+      for (let node = sourcePath.nodes.get(source.leafId!); node; node = node.parent ?? undefined)
+        pathIds.unshift(node.id);
+      expect(withoutLabels(clone)).toEqual(
+        pathIds.filter((id) => sourcePath.nodes.get(id)!.entry.type !== "label"),
+      );
+
+      switched = nextEvent(client, "session.switched");
+      const fresh = await client.request("session.new", { projectId: sampleProjectId });
+      expect((await switched).reason).toBe("new");
+      expect(fresh).toMatchObject({
+        cwd: SAMPLE_CWD,
+        nodes: [],
+        leafId: null,
+        parentSessionId: null,
+        version: 3,
+      });
+      expect(dirname(fresh.path)).toBe(dirname(samplePath));
+
+      const listing = await client.request("library.rescan", {});
+      const items = listing.projects.flatMap((project) => project.sessions);
+      expect(items.find((item) => item.path === clone.path)!.parentSessionId).toBe(sampleId);
+      expect(items.find((item) => item.path === fresh.path)).toMatchObject({
+        sessionId: fresh.sessionId,
+        open: true,
+      });
+    });
+
+    it("library.search finds entries by their words, names the session by id, and honours the limit", async () => {
+      const hits = await client.request("library.search", { query: "right branch" });
+      const inSample = hits.filter((hit) => hit.sessionId === sampleId);
+      expect(inSample.map((hit) => hit.entryId)).toContain(SAMPLE_IDS.u3);
+      expect(inSample[0]!.snippet.toLowerCase()).toContain("right");
+      expect(hits.every((hit) => /^[A-Za-z0-9_-]{1,64}$/.test(hit.sessionId))).toBe(true);
+      expect(await client.request("library.search", { query: "branch", limit: 1 })).toHaveLength(1);
+      expect(await client.request("library.search", { query: "   " })).toEqual([]);
+    });
+
+    it("invalid parameters are refused with invalid-request before any handler runs", async () => {
+      const request = client.request.bind(client) as (name: string, params: unknown) => Promise<unknown>;
+      await expectError(request("session.open", { sessionId: "../../etc/passwd" }), "invalid-request");
+      await expectError(request("session.open", { path: samplePath }), "invalid-request");
+      await expectError(
+        request("session.open", { sessionId: sampleId, path: samplePath }),
+        "invalid-request",
+      );
+      await expectError(request("session.context", { leafId: 42 }), "invalid-request");
+      await expectError(
+        request("session.fork", { entryId: SAMPLE_IDS.a1, position: "after" }),
+        "invalid-request",
+      );
+      await expectError(request("library.search", { query: "x", limit: 0 }), "invalid-request");
+      await expectError(request("session.delete", {}), "invalid-request");
+      await expectError(request("constructor", {}), "invalid-request");
+      const error = await expectError(request("session.rename", { name: 7 }), "invalid-request");
+      expect(error.message).toContain("session.rename");
+      // Forking before anything but a user message is refused too.
+      await client.request("session.open", { sessionId: sampleId });
+      await expectError(
+        client.request("session.fork", { entryId: SAMPLE_IDS.a1, position: "before" }),
+        "invalid-request",
+      );
+    });
+
+    it("ids that were never issued, and entries that do not exist, are not-found", async () => {
+      await expectError(client.request("session.open", { sessionId: `s${"A".repeat(22)}` }), "not-found");
+      await expectError(client.request("session.new", { projectId: `p${"B".repeat(22)}` }), "not-found");
+      await expectError(client.request("session.entry", { entryId: "nope" }), "not-found");
+      await expectError(client.request("session.context", { leafId: "nope" }), "not-found");
+      await expectError(client.request("session.setLabel", { targetId: "nope", label: "x" }), "not-found");
+      await expectError(client.request("session.fork", { entryId: "nope", position: "at" }), "not-found");
+      // Nothing was written by the refused requests.
+      const before = readFileSync(samplePath, "utf8");
+      await expectError(client.request("session.setLabel", { targetId: "nope", label: "x" }), "not-found");
+      expect(readFileSync(samplePath, "utf8")).toBe(before);
+    });
+  });
+}
+
+function writeLines(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+// ---------------------------------------------------------------------------
+// The bindings
+
+/** The dispatcher and handlers in this process, answers through JSON as on a wire. */
+const inProcess: MakeClient = async ({ root, dataDir }) => {
+  const host = createArborHost({ transport: "serve", version: "0.1.0", dataDir, roots: [root], demo: false });
+  const client: ArborClient = {
+    async request(name, params) {
+      const outcome = wire(await dispatch(host.handlers, name, wire(params ?? {})));
+      if ("error" in outcome) throw ArborError.from(outcome.error);
+      return outcome.result as never;
+    },
+    on(name, listener) {
+      const subscription = host.events.subscribe((event, payload) => {
+        if (event === name) listener(wire(payload) as never);
+      });
+      return () => subscription.dispose();
+    },
+  };
+  return { client, close: () => host.close() };
+};
+
+/** A real `arbor serve` child process, over its WebSocket. */
+const throughServe: MakeClient = async ({ root, dataDir }) => {
+  const serve = await spawnServe(["--dir", root, "--data-dir", dataDir, "--no-demo"]);
+  const origin = `http://127.0.0.1:${serve.port}`;
+  class BrowserLikeWebSocket extends WebSocket {
+    constructor(url: string) {
+      super(url, { origin });
+    }
+  }
+  const client = await WebSocketClient.connect(`ws://127.0.0.1:${serve.port}/ws?token=${serve.token}`, {
+    WebSocket: BrowserLikeWebSocket as unknown as WebSocketConstructor,
+  });
+  return {
+    client,
+    async close() {
+      client.close();
+      await serve.stop();
+    },
+  };
+};
+
+runContractSuite("the contract, in process", inProcess, "serve");
+runContractSuite("the contract, through arbor serve (WebSocket)", throughServe, "serve");

@@ -1,0 +1,252 @@
+/**
+ * The handlers beyond the contract suite: the demo library fallback, events
+ * for changes made by other writers, the `live` flag, and errors that always
+ * leave as `ArborError`s.
+ */
+
+import { appendFileSync, rmSync, truncateSync, utimesSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  ArborError,
+  type ArborEvents,
+  type EventName,
+  type SessionListItem,
+} from "../../shared/ipc/contract.ts";
+import type { SessionLibrary } from "../library/index.ts";
+import { encodedCwd, SAMPLE_IDS, tempFolder, writeSampleSession } from "../runtime/testing.ts";
+import { createEventHub } from "./event-sink.ts";
+import { createArborHandlers } from "./handlers.ts";
+import { type ArborHost, createArborHost } from "./host.ts";
+import { SessionRuntime } from "../runtime/session-runtime.ts";
+
+let folder: ReturnType<typeof tempFolder>;
+let root: string;
+let samplePath: string;
+const hosts: ArborHost[] = [];
+
+beforeEach(() => {
+  folder = tempFolder("arbor-handlers-");
+  root = join(folder.path, "sessions");
+  samplePath = join(root, encodedCwd("/work/project"), "2026-01-01T12-00-00-000Z_sample.jsonl");
+});
+
+afterEach(async () => {
+  for (const host of hosts.splice(0)) await host.close();
+  folder.cleanup();
+});
+
+function host(options: { demo?: boolean } = {}): ArborHost {
+  const created = createArborHost({
+    transport: "serve",
+    version: "0.1.0",
+    dataDir: join(folder.path, "data"),
+    roots: [root],
+    demo: options.demo ?? true,
+  });
+  hosts.push(created);
+  return created;
+}
+
+function collect(created: ArborHost): { name: EventName; payload: unknown }[] {
+  const seen: { name: EventName; payload: unknown }[] = [];
+  created.events.subscribe((name, payload) => seen.push({ name, payload }));
+  return seen;
+}
+
+function waitForEvent<E extends EventName>(created: ArborHost, name: E): Promise<ArborEvents[E]> {
+  return new Promise((resolve) => {
+    const subscription = created.events.subscribe((event, payload) => {
+      if (event !== name) return;
+      subscription.dispose();
+      resolve(payload as ArborEvents[E]);
+    });
+  });
+}
+
+const items = (listing: { projects: { sessions: SessionListItem[] }[] }) =>
+  listing.projects.flatMap((p) => p.sessions);
+
+describe("the demo library", () => {
+  it("is listed when no session exists, and the real library returns once it has sessions", async () => {
+    const created = host();
+    const listing = await created.handlers["library.rescan"]({});
+    expect(listing.demo).toBe(true);
+    const demoSessions = items(listing).filter((item) => !item.error);
+    expect(demoSessions.length).toBeGreaterThanOrEqual(3);
+    const view = await created.handlers["session.open"]({ sessionId: demoSessions[0]!.sessionId });
+    expect(view.nodes.length).toBeGreaterThan(0);
+    expect(view.path.startsWith(join(folder.path, "data", "demo-sessions"))).toBe(true);
+
+    writeSampleSession(samplePath);
+    const real = await created.handlers["library.rescan"]({});
+    expect(real.demo).toBe(false);
+    expect(items(real).map((item) => item.path)).toEqual([samplePath]);
+  });
+
+  it("is not used when turned off", async () => {
+    const listing = await host({ demo: false }).handlers["library.rescan"]({});
+    expect(listing).toEqual({ projects: [], scanning: false, demo: false });
+  });
+
+  it("library.list starts the first scan and says so; library.changed brings the result", async () => {
+    writeSampleSession(samplePath);
+    const created = host();
+    const changed = waitForEvent(created, "library.changed");
+    const first = await created.handlers["library.list"]({});
+    expect(first.scanning).toBe(true);
+    const done = await changed;
+    expect(done.scanning).toBe(false);
+    expect(items(done).map((item) => item.path)).toEqual([samplePath]);
+  });
+});
+
+describe("changes made by other writers", () => {
+  it("sends session.appended for lines Pi appends, and session.reloaded for truncation and deletion", async () => {
+    writeSampleSession(samplePath);
+    const created = host();
+    const [item] = items(await created.handlers["library.rescan"]({}));
+    await created.handlers["session.open"]({ sessionId: item!.sessionId });
+
+    const appended = waitForEvent(created, "session.appended");
+    appendFileSync(
+      samplePath,
+      `${JSON.stringify({ type: "message", id: "ee000001", parentId: SAMPLE_IDS.l1, timestamp: "2026-01-02T00:00:00.000Z", message: { role: "user", content: "from Pi", timestamp: 1 } })}\n`,
+    );
+    const event = await appended;
+    expect(event.sessionId).toBe(item!.sessionId);
+    expect(event.added).toMatchObject([{ id: "ee000001", kind: "user", preview: "from Pi" }]);
+    expect(event.view.live).toBe(true);
+
+    const truncated = waitForEvent(created, "session.reloaded");
+    const text = readFileSync(samplePath, "utf8");
+    truncateSync(samplePath, text.indexOf("\n") + 1);
+    expect(await truncated).toMatchObject({
+      sessionId: item!.sessionId,
+      reason: "truncated",
+      view: { nodes: [] },
+    });
+
+    const deleted = waitForEvent(created, "session.reloaded");
+    rmSync(samplePath);
+    expect(await deleted).toEqual({ sessionId: item!.sessionId, reason: "deleted", view: null });
+  });
+
+  it("marks a session live only while its file was written in the last few seconds", async () => {
+    writeSampleSession(samplePath);
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(samplePath, old, old);
+    const created = host();
+    const [item] = items(await created.handlers["library.rescan"]({}));
+    const view = await created.handlers["session.open"]({ sessionId: item!.sessionId });
+    expect(view.live).toBe(false);
+    const label = await created.handlers["session.setLabel"]({ targetId: SAMPLE_IDS.u1, label: "x" });
+    expect(label.wasLive).toBe(false);
+    expect((await created.handlers["session.current"]({}))!.live).toBe(true);
+    expect((await created.handlers["session.rename"]({ name: "y" })).wasLive).toBe(true);
+  });
+});
+
+describe("errors", () => {
+  it("session requests without an open session are refused", async () => {
+    const created = host();
+    for (const call of [
+      () => created.handlers["session.context"]({ leafId: null }),
+      () => created.handlers["session.entry"]({ entryId: "x" }),
+      () => created.handlers["session.rename"]({ name: "x" }),
+      () => created.handlers["session.clone"]({}),
+      () => created.handlers["session.fork"]({ entryId: "x", position: "at" }),
+    ]) {
+      await expect(call()).rejects.toMatchObject({ code: "refused" });
+    }
+  });
+
+  it("a file gone since it was listed is not-found, and the open session stays", async () => {
+    writeSampleSession(samplePath);
+    const otherPath = join(root, encodedCwd("/work/project"), "other.jsonl");
+    writeSampleSession(otherPath, { headerId: "019b7a4e-0000-7000-8000-00000000aaaa" });
+    const created = host();
+    const listing = items(await created.handlers["library.rescan"]({}));
+    const sample = listing.find((item) => item.path === samplePath)!;
+    const other = listing.find((item) => item.path === otherPath)!;
+    await created.handlers["session.open"]({ sessionId: sample.sessionId });
+    rmSync(otherPath);
+    const error = await created.handlers["session.open"]({ sessionId: other.sessionId }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ArborError);
+    expect(error).toMatchObject({ code: "not-found" });
+    expect((await created.handlers["session.current"]({}))!.path).toBe(samplePath);
+  });
+
+  it("a cancelled replacement is refused and names the extension", async () => {
+    writeSampleSession(samplePath);
+    const created = host();
+    const [item] = items(await created.handlers["library.rescan"]({}));
+    await created.handlers["session.open"]({ sessionId: item!.sessionId });
+    created.runtime.addExtension({
+      id: "test.guard",
+      activate(context) {
+        context.on("session_before_fork", () => ({ cancel: true }));
+      },
+    });
+    const error = await created.handlers["session.clone"]({}).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "refused" });
+    expect((error as Error).message).toContain("test.guard");
+  });
+
+  it("anything unexpected leaves as a generic internal ArborError, reported to the host", async () => {
+    const reported: unknown[] = [];
+    const failing = {
+      roots: () => [],
+      setExtraFolders() {},
+      scan: async () => {
+        throw new Error("/private/path exploded");
+      },
+      list: () => ({ projects: [], sessions: [], failed: [] }),
+      session: () => undefined,
+      search: async () => {
+        throw new TypeError("cannot read properties of undefined");
+      },
+      dispose: async () => {},
+    } as unknown as SessionLibrary;
+    const runtime = new SessionRuntime();
+    const handlers = createArborHandlers({
+      runtime,
+      library: failing,
+      events: createEventHub(),
+      transport: "electron",
+      version: "0.1.0",
+      onInternalError: (error) => reported.push(error),
+    });
+    const search = await handlers["library.search"]({ query: "x" }).catch((e: unknown) => e);
+    expect(search).toBeInstanceOf(ArborError);
+    expect(search).toMatchObject({ code: "internal" });
+    expect((search as Error).message).not.toContain("undefined");
+    const scan = await handlers["library.rescan"]({}).catch((e: unknown) => e);
+    expect(scan).toMatchObject({ code: "internal" });
+    expect((scan as Error).message).not.toContain("/private/path");
+    expect(reported).toHaveLength(2);
+    handlers.dispose();
+    await runtime.close();
+  });
+});
+
+describe("collecting every event", () => {
+  it("a fork sends session.switched, then library.changed once the new file is listed", async () => {
+    writeSampleSession(samplePath);
+    const created = host();
+    const [item] = items(await created.handlers["library.rescan"]({}));
+    await created.handlers["session.open"]({ sessionId: item!.sessionId });
+    const seen = collect(created);
+    const changed = waitForEvent(created, "library.changed");
+    const fork = await created.handlers["session.fork"]({ entryId: SAMPLE_IDS.a2, position: "at" });
+    const listing = await changed;
+    expect(seen[0]).toMatchObject({ name: "session.switched", payload: { reason: "fork" } });
+    expect(items(listing).find((entry) => entry.path === fork.path)).toMatchObject({
+      open: true,
+      parentSessionId: item!.sessionId,
+    });
+    expect(items(listing).find((entry) => entry.path === samplePath)!.open).toBe(false);
+  });
+});

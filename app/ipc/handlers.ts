@@ -1,0 +1,387 @@
+/**
+ * The one object behind the IPC contract: every request, over one window's
+ * `SessionRuntime` and the session library. Both transports (Electron's IPC
+ * and the WebSocket of `arbor serve`) bind this same object, so they cannot
+ * drift. Parameters arrive validated (see `bind.ts`); sessions and projects
+ * arrive as ids issued here, never as paths. Every error leaves as an
+ * `ArborError`. Events go to an `EventSink`.
+ */
+
+import { dirname, resolve } from "node:path";
+import {
+  type AppendResult,
+  ArborError,
+  type ArborHandlers,
+  type LibraryListing as ContractListing,
+  type ProjectGroup as ContractProjectGroup,
+  type SessionListItem,
+  type SessionView,
+} from "../../shared/ipc/contract.ts";
+import type { LibrarySession, SessionLibrary } from "../library/index.ts";
+import { type Disposable, DisposableStore } from "../runtime/disposable.ts";
+import type { ReplaceResult, StartReason } from "../runtime/extension.ts";
+import type { OpenMarks } from "../runtime/extensions/open-marks.ts";
+import { LIVE_WINDOW_MS } from "../runtime/file-session.ts";
+import type { OpenSession } from "../runtime/open-session.ts";
+import type { SessionRuntime } from "../runtime/session-runtime.ts";
+import type { EventSink } from "./event-sink.ts";
+import { HandleRegistry } from "./handles.ts";
+import { contextView, entryDetail, treeNodeView, treeNodeViews } from "./views.ts";
+
+/** Supplies the bundled demo library, used when the real library has no sessions at all. */
+export type DemoSource = () => SessionLibrary | Promise<SessionLibrary>;
+
+export interface ArborHandlersOptions {
+  runtime: SessionRuntime;
+  library: SessionLibrary;
+  events: EventSink;
+  transport: "electron" | "serve";
+  version: string;
+  /** When the first scan finds no session files, the demo library is listed instead (`demo: true`). */
+  demoSource?: DemoSource | undefined;
+  /** The process's "open" marks for the listing (default: none are marked). */
+  openMarks?: OpenMarks | undefined;
+  /** Errors that are not `ArborError`s, before they leave as a generic "internal" error. */
+  onInternalError?: ((error: unknown, request: string) => void) | undefined;
+  now?: () => number;
+}
+
+export type ArborHandlerObject = ArborHandlers &
+  Disposable & {
+    /** The library listed now: the real one, or the demo one. */
+    activeLibrary(): SessionLibrary;
+    /** Resolves when no library scan is running. */
+    idle(): Promise<void>;
+  };
+
+const SWITCHED_REASON: Record<StartReason, "open" | "new" | "fork" | "clone"> = {
+  startup: "open",
+  resume: "open",
+  new: "new",
+  fork: "fork",
+  clone: "clone",
+};
+
+export const IPC_EVENTS_EXTENSION_ID = "arbor.ipc-events";
+
+export function createArborHandlers(options: ArborHandlersOptions): ArborHandlerObject {
+  const { runtime, events } = options;
+  const now = options.now ?? Date.now;
+  const handles = new HandleRegistry();
+  const lifetime = new DisposableStore();
+  let library = options.library;
+  let demo: SessionLibrary | null = null;
+  let scanned = false;
+  let scanning: Promise<void> | null = null;
+
+  // ---------------------------------------------------------------- library
+
+  const listItem = (session: LibrarySession): SessionListItem => ({
+    sessionId: handles.sessionId(session.path),
+    headerId: session.id,
+    path: session.path,
+    projectId: handles.projectId(session.cwd),
+    cwd: session.cwd,
+    name: session.name ?? null,
+    firstMessage: session.firstMessage,
+    messageCount: session.messageCount,
+    created: session.created === null ? "" : new Date(session.created).toISOString(),
+    modified: new Date(session.modified).toISOString(),
+    bytes: session.size,
+    parentSessionId: session.parentPath ? handles.sessionId(session.parentPath) : null,
+    error: session.error?.message ?? null,
+    open: options.openMarks?.isOpen(session.path) ?? false,
+  });
+
+  const listing = (): ContractListing => {
+    const { projects, failed } = library.list();
+    const groups: ContractProjectGroup[] = projects.map((project) => ({
+      projectId: handles.projectId(project.cwd),
+      cwd: project.cwd,
+      sessions: project.sessions.map(listItem),
+    }));
+    // Files that are not readable sessions are listed too, with their error, under their cwd (often "").
+    for (const session of failed) {
+      let group = groups.find((candidate) => candidate.cwd === session.cwd);
+      if (!group) {
+        group = { projectId: handles.projectId(session.cwd), cwd: session.cwd, sessions: [] };
+        groups.push(group);
+      }
+      group.sessions.push(listItem(session));
+    }
+    return { projects: groups, scanning: scanning !== null, demo: demo !== null && library === demo };
+  };
+
+  const isEmpty = (candidate: SessionLibrary) => {
+    const { sessions, failed } = candidate.list();
+    return sessions.length === 0 && failed.length === 0;
+  };
+
+  const runScan = async (): Promise<void> => {
+    const onProgress = (progress: { loaded: number; total: number }) =>
+      events.emit("library.progress", { loaded: progress.loaded, total: progress.total });
+    await options.library.scan({ onProgress });
+    if (isEmpty(options.library) && options.demoSource) {
+      demo ??= await options.demoSource();
+      await demo.scan({ onProgress });
+      library = demo;
+    } else {
+      library = options.library;
+    }
+    scanned = true;
+  };
+
+  /** Starts a scan, or joins the one running; `library.changed` follows when it ends. */
+  const scan = (): Promise<void> => {
+    if (scanning) return scanning;
+    const running = runScan().finally(() => {
+      scanning = null;
+      if (!lifetime.isDisposed) events.emit("library.changed", listing());
+    });
+    scanning = running;
+    return running;
+  };
+
+  const scanInBackground = () => {
+    scan().catch((error) => options.onInternalError?.(error, "library.scan"));
+  };
+
+  // ---------------------------------------------------------------- sessions
+
+  const current = (): OpenSession => {
+    const session = runtime.session;
+    if (!session)
+      throw new ArborError("refused", "No session is open in this window; open one from the library first.");
+    return session;
+  };
+
+  const parentSessionId = (session: OpenSession): string | null => {
+    const entry = library.session(session.path);
+    if (entry?.parentPath) return handles.sessionId(entry.parentPath);
+    const parent = session.index.parentSession;
+    if (!parent) return null;
+    const known = library.session(resolve(parent));
+    return known && !known.error ? handles.sessionId(known.path) : null;
+  };
+
+  const sessionView = (session: OpenSession): SessionView => {
+    const index = session.index;
+    const header = index.header;
+    return {
+      sessionId: handles.sessionId(session.path),
+      path: session.path,
+      headerId: typeof header?.id === "string" ? header.id : null,
+      cwd: typeof header?.cwd === "string" ? header.cwd : null,
+      name: index.sessionName ?? null,
+      version: index.version,
+      parentSessionId: parentSessionId(session),
+      leafId: index.leafId,
+      roots: [...index.roots],
+      nodes: treeNodeViews(index),
+      problems: [...index.problems],
+      bytes: index.byteLength,
+      live: now() - session.mtimeMs < LIVE_WINDOW_MS,
+    };
+  };
+
+  const replaced = (result: ReplaceResult, what: string): SessionView => {
+    if (result.cancelled) {
+      throw new ArborError(
+        "refused",
+        `${what} was cancelled by the extension "${result.cancelledBy}"; the open session is unchanged.`,
+      );
+    }
+    return sessionView(current());
+  };
+
+  const appendResult = (outcome: { entryId: string; wasLive: boolean }): AppendResult => ({
+    entryId: outcome.entryId,
+    wasLive: outcome.wasLive,
+  });
+
+  lifetime.add(
+    runtime.setRebindSession(({ session, reason }) => {
+      events.emit("session.switched", { view: sessionView(session), reason: SWITCHED_REASON[reason] });
+      // The library lists the new file only after it reads it.
+      if (reason === "new" || reason === "fork" || reason === "clone") scanInBackground();
+    }),
+  );
+  lifetime.add(
+    runtime.addExtension({
+      id: IPC_EVENTS_EXTENSION_ID,
+      activate(context) {
+        const session = () => runtime.session;
+        context.session.onDidAppend((event) => {
+          const open = session();
+          if (!open || context.isStale) return;
+          const index = open.index;
+          const added = event.added.flatMap((id) => {
+            const node = index.nodes.get(id);
+            return node ? [treeNodeView(index, node)] : [];
+          });
+          events.emit("session.appended", {
+            sessionId: handles.sessionId(open.path),
+            added,
+            view: sessionView(open),
+          });
+        });
+        context.session.onDidReload((event) => {
+          const open = session();
+          if (!open || context.isStale) return;
+          events.emit("session.reloaded", {
+            sessionId: handles.sessionId(open.path),
+            reason: event.reason,
+            view: open.exists ? sessionView(open) : null,
+          });
+        });
+      },
+    }),
+  );
+
+  // ---------------------------------------------------------------- requests
+
+  const handlers: ArborHandlers = {
+    async "app.info"() {
+      return { version: options.version, transport: options.transport };
+    },
+
+    async "library.list"() {
+      if (!scanned && !scanning) scanInBackground();
+      return listing();
+    },
+
+    async "library.rescan"() {
+      // A scan already running may have started before the latest change: run one more after it.
+      if (scanning) await scanning.catch(() => {});
+      await scan();
+      return listing();
+    },
+
+    async "library.search"({ query, limit }) {
+      if (!query.trim()) return [];
+      const hits = await library.search(query, { limit: limit ?? 100 });
+      return hits.map((hit) => ({
+        sessionId: handles.sessionId(hit.sessionPath),
+        entryId: hit.entryId,
+        field: hit.field,
+        snippet: hit.snippet,
+      }));
+    },
+
+    async "session.open"({ sessionId }) {
+      const path = handles.pathOf(sessionId);
+      if (path === undefined) {
+        throw new ArborError(
+          "not-found",
+          "That session is not in the library (the id was not issued by Arbor).",
+        );
+      }
+      if (runtime.session?.path === path) return sessionView(runtime.session);
+      return replaced(await runtime.switchSession(path), "Opening the session");
+    },
+
+    async "session.current"() {
+      const session = runtime.session;
+      return session ? sessionView(session) : null;
+    },
+
+    async "session.context"({ leafId, llm }) {
+      return contextView(current().index, leafId, llm ?? false);
+    },
+
+    async "session.entry"({ entryId }) {
+      return entryDetail(current().index, entryId);
+    },
+
+    async "session.setLabel"({ targetId, label }) {
+      return appendResult(await current().appendLabel(targetId, label));
+    },
+
+    async "session.rename"({ name }) {
+      return appendResult(await current().appendSessionName(name));
+    },
+
+    async "session.fork"({ entryId, position }) {
+      current();
+      return replaced(await runtime.fork(entryId, { position }), "The fork");
+    },
+
+    async "session.clone"() {
+      current();
+      return replaced(await runtime.clone(), "The clone");
+    },
+
+    async "session.new"({ projectId }) {
+      const cwd = handles.cwdOf(projectId);
+      if (cwd === undefined) {
+        throw new ArborError(
+          "not-found",
+          "That project is not in the library (the id was not issued by Arbor).",
+        );
+      }
+      const newest = library.list().projects.find((project) => project.cwd === cwd)?.sessions[0];
+      const open = runtime.session;
+      const sessionDir = newest
+        ? dirname(newest.path)
+        : open && runtime.services?.cwd === cwd
+          ? dirname(open.path)
+          : undefined;
+      if (sessionDir === undefined) {
+        throw new ArborError(
+          "not-found",
+          `No session folder is known for ${cwd}; rescan the library and try again.`,
+        );
+      }
+      return replaced(await runtime.newSession(cwd, { sessionDir }), "The new session");
+    },
+  };
+
+  const guarded = {} as Record<string, (params: never) => Promise<unknown>>;
+  for (const [name, handler] of Object.entries(handlers) as [
+    string,
+    (params: unknown) => Promise<unknown>,
+  ][]) {
+    guarded[name] = async (params: unknown) => {
+      try {
+        return await handler(params);
+      } catch (error) {
+        throw toArborError(error, name, options.onInternalError);
+      }
+    };
+  }
+
+  return Object.assign(guarded as unknown as ArborHandlers, {
+    activeLibrary: () => library,
+    async idle() {
+      while (scanning) await scanning.catch(() => {});
+    },
+    dispose() {
+      lifetime.dispose();
+      if (demo && demo !== options.library) void demo.dispose();
+    },
+  });
+}
+
+/** Any error as an `ArborError`: file-system errors by their code, anything else as a generic internal error. */
+export function toArborError(
+  error: unknown,
+  request: string,
+  onInternalError?: (error: unknown, request: string) => void,
+): ArborError {
+  if (error instanceof ArborError) return error;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === "ENOENT")
+    return new ArborError("not-found", "The session file no longer exists; rescan the library.");
+  if (code === "EACCES" || code === "EPERM") {
+    return new ArborError("io", "Arbor is not allowed to read or write that file; check its permissions.");
+  }
+  if (code === "ENOSPC") return new ArborError("io", "The disk is full; nothing was written.");
+  if (typeof code === "string" && /^E[A-Z]+$/.test(code)) {
+    return new ArborError("io", `A file operation failed (${code}); try again.`);
+  }
+  onInternalError?.(error, request);
+  return new ArborError(
+    "internal",
+    `Arbor hit an unexpected error while handling "${request}"; details are in its log.`,
+  );
+}

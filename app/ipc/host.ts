@@ -1,0 +1,120 @@
+/**
+ * Everything one window needs, put together: the session library (with the
+ * bundled demo library as fallback), a `SessionRuntime` with Arbor's own
+ * extensions, and the handler object both transports bind. `arbor serve`
+ * uses it as it is; the Electron main process can too (one per window,
+ * sharing the library and the open marks).
+ */
+
+import { join } from "node:path";
+import { writeDemoLibrary } from "../demo/demo-library.ts";
+import { createSessionLibrary, type SessionLibrary } from "../library/index.ts";
+import { createFollowerExtension } from "../runtime/extensions/follower.ts";
+import { createOpenMarks, type OpenMarks } from "../runtime/extensions/open-marks.ts";
+import { createRecentSessions, type RecentSessions } from "../runtime/extensions/recent-sessions.ts";
+import { createWindowTitleExtension } from "../runtime/extensions/window-title.ts";
+import type { OpenSessionFactory, SessionFiles } from "../runtime/open-session.ts";
+import { createCwdServicesFactory } from "../runtime/services.ts";
+import { SessionRuntime } from "../runtime/session-runtime.ts";
+import { createEventHub, type EventHub } from "./event-sink.ts";
+import { type ArborHandlerObject, createArborHandlers, type DemoSource } from "./handlers.ts";
+
+export interface ArborHostOptions {
+  transport: "electron" | "serve";
+  version: string;
+  /** Arbor's data folder: library cache, recent sessions, the demo library. */
+  dataDir: string;
+  /** Session folders to use instead of Pi's (`arbor serve --dir`). */
+  roots?: readonly string[] | undefined;
+  /** Folders the user added, scanned as well as Pi's. */
+  extraFolders?: readonly string[] | undefined;
+  /** Environment to find Pi's folders in (default `process.env`). */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** List the bundled demo library when no sessions are found (default true). */
+  demo?: boolean | undefined;
+  setTitle?: ((title: string) => void) | undefined;
+  openSession?: OpenSessionFactory | undefined;
+  files?: SessionFiles | undefined;
+  onInternalError?: ((error: unknown, request: string) => void) | undefined;
+}
+
+export interface ArborHost {
+  readonly library: SessionLibrary;
+  readonly runtime: SessionRuntime;
+  readonly handlers: ArborHandlerObject;
+  readonly events: EventHub;
+  readonly openMarks: OpenMarks;
+  readonly recentSessions: RecentSessions;
+  /** Shuts the session down, then releases the library and everything else. */
+  close(): Promise<void>;
+}
+
+/** Folder of the demo sessions, written there on first use. */
+export function demoRoot(dataDir: string): string {
+  return join(dataDir, "demo-sessions");
+}
+
+export function createArborHost(options: ArborHostOptions): ArborHost {
+  const library = createSessionLibrary({
+    roots: options.roots,
+    extraFolders: options.extraFolders,
+    cacheDir: join(options.dataDir, "library-cache"),
+    env: options.env,
+  });
+  const demoSource: DemoSource | undefined =
+    options.demo === false
+      ? undefined
+      : () => {
+          const root = demoRoot(options.dataDir);
+          writeDemoLibrary(root);
+          return createSessionLibrary({ roots: [root], cacheDir: null });
+        };
+  const events = createEventHub();
+  const openMarks = createOpenMarks();
+  const recentSessions = createRecentSessions({ dataDir: options.dataDir });
+  let handlers: ArborHandlerObject | undefined;
+  const runtime = new SessionRuntime({
+    openSession: options.openSession,
+    files: options.files,
+    services: createCwdServicesFactory({
+      lookupLibraryEntry: (path) => handlers?.activeLibrary().session(path),
+    }),
+    extensions: [
+      createFollowerExtension(),
+      openMarks.extension,
+      recentSessions.extension,
+      createWindowTitleExtension(options.setTitle ?? (() => {})),
+    ],
+  });
+  handlers = createArborHandlers({
+    runtime,
+    library,
+    events,
+    transport: options.transport,
+    version: options.version,
+    demoSource,
+    openMarks,
+    onInternalError: options.onInternalError,
+  });
+  const created = handlers;
+  let closing: Promise<void> | undefined;
+  return {
+    library,
+    runtime,
+    handlers: created,
+    events,
+    openMarks,
+    recentSessions,
+    close() {
+      closing ??= (async () => {
+        await runtime.close();
+        created.dispose();
+        await library.dispose();
+        await created.idle().catch(() => {});
+        recentSessions.dispose();
+        openMarks.dispose();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,156 @@
+/** The WebSocket protocol on a real socket: frames in and out, broken frames, events to every client. */
+
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { WebSocket, WebSocketServer } from "ws";
+import { ArborError, type ArborHandlers, REQUEST_NAMES } from "../../shared/ipc/contract.ts";
+import { WebSocketClient, type WebSocketConstructor } from "../../shared/ipc/websocket-client.ts";
+import { createEventHub, type EventHub } from "./event-sink.ts";
+import { WebSocketAdapter } from "./websocket-adapter.ts";
+
+let server: Server;
+let sockets: WebSocketServer;
+let adapter: WebSocketAdapter;
+let events: EventHub;
+let url: string;
+let release: (() => void) | undefined;
+
+beforeEach(async () => {
+  const handlers = {} as Record<string, (params: unknown) => Promise<unknown>>;
+  for (const name of REQUEST_NAMES) handlers[name] = async (params) => ({ name, params });
+  handlers["session.current"] = () =>
+    new Promise((resolve) => {
+      release = () => resolve({ slow: true });
+    });
+  handlers["session.entry"] = async () => {
+    throw new ArborError("not-found", "There is no entry x.");
+  };
+  events = createEventHub();
+  adapter = new WebSocketAdapter({ handlers: handlers as unknown as ArborHandlers, events });
+  server = createServer();
+  sockets = new WebSocketServer({ server });
+  sockets.on("connection", (socket) => adapter.accept(socket));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterEach(async () => {
+  adapter.dispose();
+  await new Promise((resolve) => sockets.close(resolve));
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+function rawSocket(): Promise<{ socket: WebSocket; next(): Promise<unknown> }> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url);
+    const queue: unknown[] = [];
+    const waiting: ((value: unknown) => void)[] = [];
+    socket.on("message", (data) => {
+      const value = JSON.parse(String(data));
+      const waiter = waiting.shift();
+      if (waiter) waiter(value);
+      else queue.push(value);
+    });
+    socket.once("open", () =>
+      resolve({
+        socket,
+        next: () => (queue.length > 0 ? Promise.resolve(queue.shift()) : new Promise((r) => waiting.push(r))),
+      }),
+    );
+    socket.once("error", reject);
+  });
+}
+
+describe("WebSocketAdapter", () => {
+  it("answers {id, name, params} with {id, result} or {id, error}", async () => {
+    const { socket, next } = await rawSocket();
+    socket.send(JSON.stringify({ id: 1, name: "session.entry", params: { entryId: "x" } }));
+    expect(await next()).toEqual({ id: 1, error: { code: "not-found", message: "There is no entry x." } });
+    socket.send(JSON.stringify({ id: "two", name: "session.open", params: { sessionId: "s1" } }));
+    expect(await next()).toEqual({
+      id: "two",
+      result: { name: "session.open", params: { sessionId: "s1" } },
+    });
+    socket.close();
+  });
+
+  it("answers broken frames with invalid-request and keeps the connection", async () => {
+    const { socket, next } = await rawSocket();
+    socket.send("not json");
+    expect(await next()).toMatchObject({ id: null, error: { code: "invalid-request" } });
+    socket.send("[1,2]");
+    expect(await next()).toMatchObject({ id: null, error: { code: "invalid-request" } });
+    socket.send(JSON.stringify({ name: "app.info", params: {} }));
+    expect(await next()).toMatchObject({ id: null, error: { code: "invalid-request" } });
+    socket.send(JSON.stringify({ id: 3, params: {} }));
+    expect(await next()).toMatchObject({ id: 3, error: { code: "invalid-request" } });
+    socket.send(Buffer.from([1, 2, 3]), { binary: true });
+    expect(await next()).toMatchObject({ id: null, error: { code: "invalid-request" } });
+    socket.send(JSON.stringify({ id: 4, name: "session.open", params: { path: "/etc/passwd" } }));
+    expect(await next()).toMatchObject({ id: 4, error: { code: "invalid-request" } });
+    socket.send(JSON.stringify({ id: 5, name: "app.info", params: {} }));
+    expect(await next()).toMatchObject({ id: 5, result: { name: "app.info" } });
+    socket.close();
+  });
+
+  it("the client matches answers to requests out of order, delivers events, and fails pending requests on close", async () => {
+    const client = await WebSocketClient.connect(url, {
+      WebSocket: WebSocket as unknown as WebSocketConstructor,
+    });
+    const other = await WebSocketClient.connect(url, {
+      WebSocket: WebSocket as unknown as WebSocketConstructor,
+    });
+    const slow = client.request("session.current", {});
+    const fast = await client.request("app.info", {});
+    expect(fast).toEqual({ name: "app.info", params: {} });
+    release!();
+    expect(await slow).toEqual({ slow: true });
+
+    const seen: unknown[] = [];
+    const seenByOther: unknown[] = [];
+    let first: () => void = () => {};
+    const firstArrived = new Promise<void>((resolve) => {
+      first = resolve;
+    });
+    const unsubscribe = client.on("library.progress", (payload) => {
+      seen.push(payload);
+      first();
+    });
+    other.on("library.progress", (payload) => seenByOther.push(payload));
+    const delivered = new Promise<void>((resolve) => other.on("library.changed", () => resolve()));
+    events.emit("library.progress", { loaded: 1, total: 2 });
+    await firstArrived;
+    unsubscribe();
+    events.emit("library.progress", { loaded: 2, total: 2 });
+    events.emit("library.changed", { projects: [], scanning: false, demo: false });
+    await delivered;
+    expect(seen).toEqual([{ loaded: 1, total: 2 }]);
+    expect(seenByOther).toEqual([
+      { loaded: 1, total: 2 },
+      { loaded: 2, total: 2 },
+    ]);
+
+    const error = await client.request("session.entry", { entryId: "x" }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ArborError);
+    expect(error).toMatchObject({ code: "not-found", message: "There is no entry x." });
+
+    const closed = new Promise<string>((resolve) => other.onClose(resolve));
+    const pending = other.request("session.current", {});
+    adapter.dispose();
+    await expect(pending).rejects.toMatchObject({ code: "io" });
+    expect(await closed).toContain("shutting down");
+    expect(other.isClosed).toBe(true);
+    await expect(other.request("app.info", {})).rejects.toMatchObject({ code: "io" });
+    client.close();
+  });
+
+  it("the client reports a refused connection as an io error", async () => {
+    await expect(
+      WebSocketClient.connect("ws://127.0.0.1:9/ws", {
+        WebSocket: WebSocket as unknown as WebSocketConstructor,
+      }),
+    ).rejects.toMatchObject({ code: "io" });
+  });
+});

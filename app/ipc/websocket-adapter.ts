@@ -1,0 +1,126 @@
+/**
+ * The WebSocket binding of the contract, for `arbor serve`. One JSON message
+ * per frame:
+ *
+ *   client -> server   {id, name, params}
+ *   server -> client   {id, result} | {id, error: {code, message}}
+ *                      {event, payload}
+ *
+ * `id` is the client's (a number or a string) and is echoed back. Requests
+ * are answered as they finish, not necessarily in order. Who may connect is
+ * decided before the upgrade (`app/serve`): this side only speaks the protocol.
+ */
+
+import type { WebSocket } from "ws";
+import type { ArborErrorPayload, ArborHandlers } from "../../shared/ipc/contract.ts";
+import { type Disposable, DisposableObject, toDisposable } from "../runtime/disposable.ts";
+import { type DispatchOptions, dispatch } from "./bind.ts";
+import type { EventHub } from "./event-sink.ts";
+
+/** Largest request accepted (the server also limits frames). */
+export const MAX_MESSAGE_BYTES = 1 << 20;
+
+export interface WebSocketAdapterOptions extends DispatchOptions {
+  handlers: ArborHandlers;
+  events: EventHub;
+}
+
+export class WebSocketAdapter extends DisposableObject {
+  private readonly sockets = new Set<WebSocket>();
+
+  constructor(private readonly options: WebSocketAdapterOptions) {
+    super();
+    this.register(
+      options.events.subscribe((event, payload) => {
+        const frame = JSON.stringify({ event, payload });
+        for (const socket of this.sockets) send(socket, frame);
+      }),
+    );
+  }
+
+  get connectionCount(): number {
+    return this.sockets.size;
+  }
+
+  /** Serves one connected socket until it closes (or the adapter is disposed). */
+  accept(socket: WebSocket): Disposable {
+    if (this.isDisposed) {
+      socket.close(1001, "Arbor is shutting down");
+      return toDisposable(() => {});
+    }
+    this.sockets.add(socket);
+    const onMessage = (data: unknown, isBinary: boolean) => {
+      void this.answer(socket, data, isBinary);
+    };
+    const connection = toDisposable(() => {
+      socket.off("message", onMessage);
+      this.sockets.delete(socket);
+    });
+    socket.on("message", onMessage);
+    socket.once("close", () => this.disposables.delete(connection));
+    socket.on("error", () => socket.terminate());
+    return this.register(connection);
+  }
+
+  private async answer(socket: WebSocket, data: unknown, isBinary: boolean): Promise<void> {
+    const request = parseRequest(data, isBinary);
+    if ("error" in request) {
+      send(socket, JSON.stringify({ id: request.id, error: request.error }));
+      return;
+    }
+    const outcome = await dispatch(this.options.handlers, request.name, request.params, this.options);
+    if (!this.sockets.has(socket)) return;
+    let frame: string;
+    try {
+      frame = JSON.stringify({ id: request.id, ...outcome });
+    } catch {
+      frame = JSON.stringify({
+        id: request.id,
+        error: { code: "internal", message: "The answer could not be encoded as JSON." },
+      });
+    }
+    send(socket, frame);
+  }
+
+  override dispose(): void {
+    for (const socket of this.sockets) socket.close(1001, "Arbor is shutting down");
+    super.dispose();
+  }
+}
+
+type ParsedRequest =
+  | { id: string | number; name: string; params: unknown }
+  | { id: string | number | null; error: ArborErrorPayload };
+
+function parseRequest(data: unknown, isBinary: boolean): ParsedRequest {
+  const invalid = (id: string | number | null, message: string): ParsedRequest => ({
+    id,
+    error: { code: "invalid-request", message },
+  });
+  if (isBinary) return invalid(null, "Messages must be JSON text, not binary.");
+  const text = Buffer.isBuffer(data)
+    ? data.toString("utf8")
+    : Array.isArray(data)
+      ? Buffer.concat(data).toString("utf8")
+      : String(data);
+  if (text.length > MAX_MESSAGE_BYTES) return invalid(null, "The message is too large.");
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return invalid(null, "The message is not valid JSON.");
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return invalid(null, "A request must be a JSON object {id, name, params}.");
+  }
+  const { id, name, params } = value as { id?: unknown; name?: unknown; params?: unknown };
+  const validId =
+    (typeof id === "number" && Number.isFinite(id)) || (typeof id === "string" && id.length <= 64);
+  if (!validId) return invalid(null, "A request needs an id: a number or a short string.");
+  if (typeof name !== "string") return invalid(id as string | number, "A request needs a name.");
+  return { id: id as string | number, name, params };
+}
+
+function send(socket: WebSocket, frame: string): void {
+  if (socket.readyState === socket.OPEN) socket.send(frame);
+}

@@ -1,0 +1,84 @@
+/**
+ * What the runtime needs from one open session file. Small on purpose: the
+ * store in `app/store` (`SessionStore`, its follower and appender) implements
+ * it directly or through a thin wrapper, and `file-session.ts` implements it
+ * over `openSessionFile` until then. Swapping is one factory function
+ * (`SessionRuntimeOptions.openSession`).
+ */
+
+import type { SessionIndex } from "../../shared/session/tree-index.ts";
+import type { Disposable } from "./disposable.ts";
+import type { Event } from "./event.ts";
+
+/** Entries were added at the end of the file (by Pi or by Arbor). */
+export interface SessionAppendEvent {
+  /** Ids of the new entries, in file order. */
+  added: readonly string[];
+  /** The index had to be rebuilt rather than extended (`index` is a new object). */
+  rebuilt: boolean;
+}
+
+export type SessionReloadReason = "truncated" | "replaced" | "deleted" | "recreated" | "rewritten";
+
+/** The file changed other than by appending: the index was read again (or, when deleted, kept as it was). */
+export interface SessionReloadEvent {
+  reason: SessionReloadReason;
+}
+
+export interface AppendOutcome {
+  entryId: string;
+  /** The file had been modified within the last few seconds before the append: a Pi is probably writing it. */
+  wasLive: boolean;
+}
+
+export interface OpenSession extends Disposable {
+  /** Absolute path of the file. */
+  readonly path: string;
+  /** The index as of the last read; replaced by a new object on reload or rebuild. */
+  readonly index: SessionIndex;
+  /** Modification time of the file at the last read (ms since the epoch). */
+  readonly mtimeMs: number;
+  /** False after the file was deleted (until it is recreated). */
+  readonly exists: boolean;
+  readonly onDidAppend: Event<SessionAppendEvent>;
+  readonly onDidReload: Event<SessionReloadEvent>;
+  /** Watches the file and reads what others write to it, until the result is disposed. */
+  follow(): Disposable;
+  /** Reads whatever changed on disk now (appended, truncated, replaced, deleted). */
+  refresh(): void;
+  /** Appends a label entry (`null` clears the label) as a child of the file's leaf. */
+  appendLabel(targetId: string, label: string | null): Promise<AppendOutcome>;
+  /** Appends a session_info entry with the name (an empty name clears it, Pi's rule). */
+  appendSessionName(name: string): Promise<AppendOutcome>;
+}
+
+/** Opens one session file; throws (an `ArborError`, or a Node error the caller maps) when it cannot. */
+export type OpenSessionFactory = (path: string) => Promise<OpenSession>;
+
+/** Where a fork ends: the entry that becomes the new file's leaf, or `null` for a file with no entries. */
+export interface ForkTarget {
+  source: OpenSession;
+  leafId: string | null;
+}
+
+/**
+ * Writes new session files: each method returns the path of a complete new
+ * file (written to a temp name, then moved into place, so no reader ever sees
+ * half of one). `app/store/new-file.ts` implements this; `session-files.ts`
+ * is the simple implementation used until then.
+ */
+export interface SessionFiles {
+  /** A header-only session for `cwd` in `sessionDir` (with `parentSession` when given). */
+  createNew(options: {
+    cwd: string;
+    sessionDir: string;
+    parentSession?: string | undefined;
+  }): Promise<string>;
+  /**
+   * A fork of `source` ending at `leafId`, in `sessionDir`: Pi's
+   * `createBranchedSession` (the root-to-leaf path without label entries,
+   * then fresh labels for the path's labelled entries, `parentSession` = the
+   * source's path). `leafId: null` writes a header-only file with `parentSession`.
+   */
+  createFork(options: ForkTarget & { sessionDir: string }): Promise<string>;
+}

@@ -1,0 +1,483 @@
+/**
+ * One window's session runtime (Pi's `AgentSessionRuntime`): it owns the
+ * current session (an `OpenSession`), the services bound to its cwd, and a
+ * context for every extension. Replacing the session, whether by opening
+ * another file, starting a new one, forking or cloning, always goes:
+ *
+ *   session_before_switch / session_before_fork (cancellable)
+ *   -> prepare the target (write the new file, open it)
+ *   -> session_shutdown to the old session's extensions
+ *   -> beforeInvalidate (synchronous host hook)
+ *   -> dispose the old session and all it owns (its contexts go stale)
+ *   -> activate the extensions for the new session, session_start
+ *   -> the host's rebind callback (it pushes the session to the renderer)
+ *   -> withSession(context of the new session), if given
+ *
+ * Preparing is done before anything is torn down, so a failure there (an
+ * unreadable file, a full disk) leaves the old session as it was, in use.
+ * Replacements run one at a time.
+ */
+
+import { rmSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { ArborError } from "../../shared/ipc/contract.ts";
+import { textOf } from "../../shared/session/facts.ts";
+import { type Disposable, DisposableObject, MutableDisposable, toDisposable } from "./disposable.ts";
+import type { StaleReason } from "./errors.ts";
+import {
+  type ArborExtension,
+  ContextHost,
+  emitExtensionEvent,
+  type ExtensionContext,
+  type ExtensionErrorHandler,
+  type ExtensionEventMap,
+  type ExtensionEventName,
+  type ReplaceOptions,
+  type ReplaceResult,
+  type RuntimeActions,
+  type StartReason,
+} from "./extension.ts";
+import { openFileSession } from "./file-session.ts";
+import type { OpenSession, OpenSessionFactory, SessionFiles } from "./open-session.ts";
+import { type CwdServices, type CwdServicesFactory, createCwdServicesFactory } from "./services.ts";
+import { createSessionFiles } from "./session-files.ts";
+
+/** Given to the host's rebind callback after every replacement. */
+export interface RebindEvent {
+  session: OpenSession;
+  services: CwdServices;
+  reason: StartReason;
+  previousSessionFile: string | undefined;
+  /** The new session's host context (the same one `withSession` receives). */
+  context: ExtensionContext;
+}
+
+export type RebindCallback = (event: RebindEvent) => unknown;
+
+export interface SessionRuntimeOptions {
+  /** Opens a session file (default: `openFileSession`; `app/store`'s SessionStore later). */
+  openSession?: OpenSessionFactory | undefined;
+  /** Writes new, forked and cloned files (default: `createSessionFiles()`). */
+  files?: SessionFiles | undefined;
+  /** Creates the cwd-bound services of each session (default: settings only, no library). */
+  services?: CwdServicesFactory | undefined;
+  /** Activated for every session, in this order. */
+  extensions?: readonly ArborExtension[] | undefined;
+  /** Errors thrown by extensions (default: printed to stderr). */
+  onExtensionError?: ExtensionErrorHandler | undefined;
+  /** Runs synchronously after `session_shutdown` and before the old session is disposed. */
+  beforeInvalidate?: (() => void) | undefined;
+}
+
+/** The id of the context `withSession` and the host receive. */
+export const HOST_CONTEXT_ID = "arbor.host";
+
+const NO_RESULT: ReplaceResult = { cancelled: false, cancelledBy: undefined, selectedText: undefined };
+
+/** One session and everything it owns. */
+class SessionScope extends DisposableObject {
+  readonly hosts: ContextHost[] = [];
+  readonly hostContext: ContextHost;
+  private staleReason: StaleReason = "quit";
+
+  constructor(
+    readonly session: OpenSession,
+    readonly services: CwdServices,
+    private readonly actions: RuntimeActions,
+  ) {
+    super();
+    // Registered first so they are disposed last: contexts go before what they read.
+    this.register(session);
+    this.register(services);
+    this.hostContext = this.register(new ContextHost(HOST_CONTEXT_ID, { session, services }, actions));
+  }
+
+  async activate(extension: ArborExtension, onError: ExtensionErrorHandler): Promise<void> {
+    const host = this.register(new ContextHost(extension.id, this.target(), this.actions));
+    this.hosts.push(host);
+    try {
+      await extension.activate(host.context);
+    } catch (error) {
+      onError(error, { extensionId: extension.id, during: "activate" });
+    }
+  }
+
+  deactivate(extensionId: string): void {
+    const at = this.hosts.findIndex((host) => host.extensionId === extensionId);
+    if (at < 0) return;
+    const [host] = this.hosts.splice(at, 1);
+    host!.markStale("removed");
+    this.disposables.delete(host!);
+  }
+
+  emit<E extends ExtensionEventName>(
+    name: E,
+    event: ExtensionEventMap[E],
+    onError: ExtensionErrorHandler,
+  ): Promise<{ cancelledBy: string | undefined }> {
+    // The host's context (the one `withSession` gets) hears events too, after the extensions.
+    return emitExtensionEvent([...this.hosts, this.hostContext], name, event, onError);
+  }
+
+  /** Every context goes stale with `reason` before anything is disposed. */
+  markStale(reason: StaleReason): void {
+    this.staleReason = reason;
+    for (const host of this.hosts) host.markStale(reason);
+    this.hostContext.markStale(reason);
+  }
+
+  override dispose(): void {
+    this.markStale(this.staleReason);
+    super.dispose();
+  }
+
+  private target() {
+    return { session: this.session, services: this.services };
+  }
+}
+
+interface Prepared {
+  session: OpenSession;
+  /** A file written for this replacement: removed if the replacement fails before it takes effect. */
+  createdFile: string | undefined;
+}
+
+interface Plan {
+  before: (scope: SessionScope) => Promise<{ cancelledBy: string | undefined }>;
+  prepare: () => Promise<Prepared>;
+  shutdownReason: StaleReason;
+  startReason: StartReason;
+  selectedText?: string | undefined;
+}
+
+export class SessionRuntime extends DisposableObject implements RuntimeActions {
+  private readonly scope = this.register(new MutableDisposable<SessionScope>());
+  private readonly extensions: ArborExtension[];
+  private readonly openSession: OpenSessionFactory;
+  private readonly files: SessionFiles;
+  private readonly createServices: CwdServicesFactory;
+  private readonly onExtensionError: ExtensionErrorHandler;
+  private rebind: RebindCallback | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  private readonly actions: RuntimeActions;
+
+  constructor(private readonly options: SessionRuntimeOptions = {}) {
+    super();
+    this.extensions = [...(options.extensions ?? [])];
+    const ids = new Set<string>();
+    for (const extension of this.extensions) {
+      if (ids.has(extension.id)) throw new Error(`Two extensions have the id "${extension.id}".`);
+      ids.add(extension.id);
+    }
+    this.openSession = options.openSession ?? ((path) => openFileSession(path));
+    this.files = options.files ?? createSessionFiles();
+    this.createServices = options.services ?? createCwdServicesFactory();
+    this.onExtensionError = options.onExtensionError ?? reportExtensionError;
+    this.actions = {
+      switchSession: (path, replaceOptions) => this.switchSession(path, replaceOptions),
+      newSession: (cwd, replaceOptions) => this.newSession(cwd, replaceOptions),
+      fork: (entryId, replaceOptions) => this.fork(entryId, replaceOptions),
+      clone: (replaceOptions) => this.clone(replaceOptions),
+    };
+  }
+
+  /** The open session, if any. */
+  get session(): OpenSession | undefined {
+    return this.scope.value?.session;
+  }
+
+  get services(): CwdServices | undefined {
+    return this.scope.value?.services;
+  }
+
+  /** The host's context for the open session (stale after the next replacement). */
+  get context(): ExtensionContext | undefined {
+    return this.scope.value?.hostContext.context;
+  }
+
+  get isClosed(): boolean {
+    return this.closed || this.isDisposed;
+  }
+
+  /** The host's callback after every replacement (one at a time; disposing the result removes it). */
+  setRebindSession(callback: RebindCallback): Disposable {
+    this.rebind = callback;
+    return toDisposable(() => {
+      if (this.rebind === callback) this.rebind = undefined;
+    });
+  }
+
+  /**
+   * Adds an extension: activated now for the open session (without a replay
+   * of its `session_start`) and for every session after. Disposing the result
+   * removes it, and its context for the open session goes stale.
+   */
+  addExtension(extension: ArborExtension): Disposable {
+    this.assertUsable();
+    if (this.extensions.some((known) => known.id === extension.id)) {
+      throw new Error(`An extension with the id "${extension.id}" is already added.`);
+    }
+    this.extensions.push(extension);
+    const activation = this.enqueue(async () => {
+      await this.scope.value?.activate(extension, this.onExtensionError);
+    });
+    activation.catch(() => {});
+    return toDisposable(() => {
+      const at = this.extensions.indexOf(extension);
+      if (at >= 0) this.extensions.splice(at, 1);
+      if (!this.isDisposed) this.scope.value?.deactivate(extension.id);
+    });
+  }
+
+  /** Opens the session file at `path` in place of the current one. */
+  async switchSession(path: string, options: ReplaceOptions = {}): Promise<ReplaceResult> {
+    const target = resolve(path);
+    return this.replace(
+      (current) => ({
+        before: (scope) =>
+          scope.emit(
+            "session_before_switch",
+            { reason: "resume", targetSessionFile: target },
+            this.onExtensionError,
+          ),
+        prepare: async () => ({ session: await this.openSession(target), createdFile: undefined }),
+        shutdownReason: "resume",
+        startReason: current ? "resume" : "startup",
+      }),
+      options,
+    );
+  }
+
+  /**
+   * Starts a new session for `cwd`, written to `sessionDir` (default: the
+   * folder of the open session, when it has the same cwd).
+   */
+  async newSession(
+    cwd: string,
+    options: ReplaceOptions & { sessionDir?: string | undefined } = {},
+  ): Promise<ReplaceResult> {
+    return this.replace((current) => {
+      const sessionDir =
+        options.sessionDir ??
+        (current && current.services.cwd === cwd ? dirname(current.session.path) : undefined);
+      if (sessionDir === undefined) {
+        throw new ArborError(
+          "invalid-request",
+          `No session folder is known for ${cwd}; give one to start a session.`,
+        );
+      }
+      return {
+        before: (scope) =>
+          scope.emit(
+            "session_before_switch",
+            { reason: "new", targetSessionFile: undefined },
+            this.onExtensionError,
+          ),
+        prepare: () => this.prepareCreated(() => this.files.createNew({ cwd, sessionDir })),
+        shutdownReason: "new",
+        startReason: "new",
+      };
+    }, options);
+  }
+
+  /**
+   * Forks the open session into a new file in its folder. `at`: the new
+   * file's leaf is `entryId`. `before` (a user message only, as Pi's
+   * `/fork`): its leaf is the message's parent, and the message's text comes
+   * back as `selectedText`.
+   */
+  async fork(
+    entryId: string,
+    options: ReplaceOptions & { position: "before" | "at" },
+  ): Promise<ReplaceResult> {
+    return this.replace((current) => {
+      const source = requireSession(current, "fork");
+      const node = source.index.nodes.get(entryId);
+      if (!node) throw new ArborError("not-found", `There is no entry "${entryId}" in this session to fork.`);
+      let leafId: string | null = entryId;
+      let selectedText: string | undefined;
+      if (options.position === "before") {
+        const entry = source.index.entryOfNode(node);
+        const message =
+          entry.type === "message" ? (entry.message as { role?: unknown; content?: unknown }) : undefined;
+        if (message?.role !== "user") {
+          throw new ArborError(
+            "invalid-request",
+            `Entry "${entryId}" is not a user message: only a user message can be forked before; fork at it instead.`,
+          );
+        }
+        leafId = node.parentId;
+        selectedText = textOf(message.content);
+      }
+      return {
+        before: (scope) =>
+          scope.emit(
+            "session_before_fork",
+            { entryId, position: options.position, clone: false },
+            this.onExtensionError,
+          ),
+        prepare: () =>
+          this.prepareCreated(() =>
+            this.files.createFork({ source, leafId, sessionDir: dirname(source.path) }),
+          ),
+        shutdownReason: "fork",
+        startReason: "fork",
+        selectedText,
+      };
+    }, options);
+  }
+
+  /** Copies the open session up to its leaf into a new file (Pi's `/clone`) and switches to it. */
+  async clone(options: ReplaceOptions = {}): Promise<ReplaceResult> {
+    return this.replace((current) => {
+      const source = requireSession(current, "clone");
+      const leafId = source.index.leafId;
+      return {
+        before: (scope) =>
+          scope.emit(
+            "session_before_fork",
+            { entryId: leafId, position: "at", clone: true },
+            this.onExtensionError,
+          ),
+        prepare: () =>
+          this.prepareCreated(() =>
+            this.files.createFork({ source, leafId, sessionDir: dirname(source.path) }),
+          ),
+        shutdownReason: "clone",
+        startReason: "clone",
+      };
+    }, options);
+  }
+
+  /** Shuts the session down (`session_shutdown` with reason `quit`) and disposes everything. */
+  async close(): Promise<void> {
+    if (this.isClosed) return;
+    this.closed = true;
+    await this.enqueue(async () => {
+      const scope = this.scope.value;
+      if (scope) {
+        await scope.emit(
+          "session_shutdown",
+          { reason: "quit", targetSessionFile: undefined },
+          this.onExtensionError,
+        );
+        scope.markStale("quit");
+        this.options.beforeInvalidate?.();
+      }
+    }).catch(() => {});
+    this.dispose();
+  }
+
+  /**
+   * `makePlan` runs in the queue, with the session current at that moment:
+   * a replacement waiting behind another plans against the session that one
+   * left, never against a session already closed.
+   */
+  private async replace(
+    makePlan: (current: SessionScope | undefined) => Plan,
+    options: ReplaceOptions,
+  ): Promise<ReplaceResult> {
+    this.assertUsable();
+    const result = await this.enqueue(() => {
+      this.assertUsable();
+      return this.replaceNow(makePlan(this.scope.value));
+    });
+    if (result.cancelled || !options.withSession) return result;
+    // Outside the queue: withSession may itself replace the session.
+    const fresh = this.scope.value?.hostContext.context;
+    if (fresh) await options.withSession(fresh);
+    return result;
+  }
+
+  private async replaceNow(plan: Plan): Promise<ReplaceResult> {
+    this.assertUsable();
+    const old = this.scope.value;
+    if (old) {
+      const { cancelledBy } = await plan.before(old);
+      if (cancelledBy !== undefined) return { cancelled: true, cancelledBy, selectedText: undefined };
+    }
+    const prepared = await plan.prepare();
+    let services: CwdServices;
+    try {
+      this.assertUsable();
+      services = this.createServices(prepared.session);
+    } catch (error) {
+      discard(prepared);
+      throw error;
+    }
+    const previousSessionFile = old?.session.path;
+    if (old) {
+      await old.emit(
+        "session_shutdown",
+        { reason: plan.shutdownReason, targetSessionFile: prepared.session.path },
+        this.onExtensionError,
+      );
+      old.markStale(plan.shutdownReason);
+      this.options.beforeInvalidate?.();
+      this.scope.clear();
+    }
+    const scope = new SessionScope(prepared.session, services, this.actions);
+    this.scope.value = scope;
+    for (const extension of [...this.extensions]) await scope.activate(extension, this.onExtensionError);
+    await scope.emit(
+      "session_start",
+      { reason: plan.startReason, previousSessionFile },
+      this.onExtensionError,
+    );
+    await this.rebind?.({
+      session: scope.session,
+      services: scope.services,
+      reason: plan.startReason,
+      previousSessionFile,
+      context: scope.hostContext.context,
+    });
+    return { ...NO_RESULT, selectedText: plan.selectedText };
+  }
+
+  /** Writes a file, then opens it; a file that cannot be opened is removed again. */
+  private async prepareCreated(create: () => Promise<string>): Promise<Prepared> {
+    const path = await create();
+    try {
+      return { session: await this.openSession(path), createdFile: path };
+    } catch (error) {
+      removeCreated(path);
+      throw error;
+    }
+  }
+
+  private assertUsable(): void {
+    if (this.isClosed) throw new ArborError("refused", "This window's session runtime was closed.");
+  }
+
+  private enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task);
+    this.queue = run.catch(() => {});
+    return run;
+  }
+}
+
+function requireSession(scope: SessionScope | undefined, action: string): OpenSession {
+  if (!scope)
+    throw new ArborError("refused", `No session is open in this window to ${action}; open one first.`);
+  return scope.session;
+}
+
+function discard(prepared: Prepared): void {
+  prepared.session.dispose();
+  if (prepared.createdFile) removeCreated(prepared.createdFile);
+}
+
+function removeCreated(path: string): void {
+  // Only a file this replacement itself wrote a moment ago; never a user's file.
+  try {
+    rmSync(path, { force: true });
+  } catch {
+    // Left behind: it is a valid (if unused) session file.
+  }
+}
+
+function reportExtensionError(error: unknown, where: { extensionId: string; during: string }): void {
+  const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`arbor: extension "${where.extensionId}" failed during ${where.during}: ${text}\n`);
+}

@@ -1,0 +1,367 @@
+/**
+ * `arbor serve` as a user (or an attacker) meets it: the real command in a
+ * child process, raw HTTP requests and WebSocket upgrades on 127.0.0.1.
+ * Token, cookie, Host and Origin checks, the exact CSP, static files without
+ * path traversal, loopback-only binding, and a clean stop on SIGTERM/SIGINT.
+ */
+
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import { connect } from "node:net";
+import { networkInterfaces } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { type WebSocketConstructor, WebSocketClient } from "../../shared/ipc/websocket-client.ts";
+import { encodedCwd, tempFolder, writeSampleSession } from "../runtime/testing.ts";
+import { createEventHub } from "../ipc/event-sink.ts";
+import { contentSecurityPolicy, cookieValue, decideAccess, tokenMatches } from "./security.ts";
+import { startArborServer } from "./server.ts";
+import { PLACEHOLDER_HTML } from "./static-files.ts";
+import { type SpawnedServe, spawnServe } from "./testing.ts";
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+function get(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+  method = "GET",
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      { host: "127.0.0.1", port, path, method, headers: { host: `127.0.0.1:${port}`, ...headers } },
+      (response) => {
+        let body = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => {
+          body += chunk;
+        });
+        response.on("end", () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body }),
+        );
+      },
+    );
+    request.on("error", reject);
+    request.end();
+  });
+}
+
+/** Tries a WebSocket upgrade: "open", or the HTTP status it was refused with. */
+function upgrade(
+  url: string,
+  headers: Record<string, string> = {},
+  origin?: string,
+): Promise<"open" | number> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url, { headers, ...(origin === undefined ? {} : { origin }) });
+    socket.once("open", () => {
+      socket.close();
+      resolve("open");
+    });
+    socket.once("unexpected-response", (_request, response) => {
+      resolve(response.statusCode ?? 0);
+      socket.terminate();
+    });
+    socket.once("error", (error) => {
+      if (socket.readyState === WebSocket.CLOSED) return;
+      reject(error);
+    });
+  });
+}
+
+function canConnect(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    socket.setTimeout(2000);
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("timeout", () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+let folder: ReturnType<typeof tempFolder>;
+let serve: SpawnedServe;
+let port: number;
+let token: string;
+let staticDir: string;
+let cookie: string;
+
+beforeAll(async () => {
+  folder = tempFolder("arbor-serve-");
+  const root = join(folder.path, "sessions");
+  writeSampleSession(join(root, encodedCwd("/work/project"), "sample.jsonl"));
+  staticDir = join(folder.path, "renderer");
+  mkdirSync(join(staticDir, "assets"), { recursive: true });
+  writeFileSync(
+    join(staticDir, "index.html"),
+    "<!doctype html><title>Arbor</title><script src=/assets/app.js></script>",
+  );
+  writeFileSync(join(staticDir, "assets", "app.js"), "console.log('arbor')\n");
+  writeFileSync(join(folder.path, "secret.txt"), "top secret\n");
+  symlinkSync(join(folder.path, "secret.txt"), join(staticDir, "assets", "link.txt"));
+  serve = await spawnServe([
+    "--dir",
+    root,
+    "--data-dir",
+    join(folder.path, "data"),
+    "--static",
+    staticDir,
+    "--no-demo",
+  ]);
+  port = serve.port;
+  token = serve.token;
+  cookie = `arbor_token=${token}`;
+});
+
+afterAll(async () => {
+  await serve?.stop();
+  folder?.cleanup();
+});
+
+describe("arbor serve: the token", () => {
+  it("prints a loopback URL with a 256-bit base64url token", () => {
+    expect(serve.url).toBe(`http://127.0.0.1:${port}/?token=${token}`);
+    expect(Buffer.from(token, "base64url")).toHaveLength(32);
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it("refuses a page without a token (401) and with a wrong one (403)", async () => {
+    const missing = await get(port, "/");
+    expect(missing.status).toBe(401);
+    expect(missing.body).toContain("token");
+    expect(missing.body).not.toContain("<");
+    expect((await get(port, `/?token=${"A".repeat(43)}`)).status).toBe(403);
+    expect((await get(port, "/?token=")).status).toBe(403);
+    expect((await get(port, "/assets/app.js", { cookie: `arbor_token=${"B".repeat(43)}` })).status).toBe(403);
+    expect((await get(port, "/assets/app.js")).status).toBe(401);
+  });
+
+  it("serves the page for the token and sets it as an HttpOnly, SameSite=Strict cookie", async () => {
+    const page = await get(port, `/?token=${token}`);
+    expect(page.status).toBe(200);
+    expect(page.headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect(page.body).toContain("<title>Arbor</title>");
+    expect(page.headers["set-cookie"]).toEqual([`arbor_token=${token}; Path=/; HttpOnly; SameSite=Strict`]);
+    const asset = await get(port, "/assets/app.js", { cookie });
+    expect(asset.status).toBe(200);
+    expect(asset.headers["content-type"]).toBe("text/javascript; charset=utf-8");
+    expect(asset.body).toBe("console.log('arbor')\n");
+    expect(asset.headers["set-cookie"]).toBeUndefined();
+    const head = await get(port, "/assets/app.js", { cookie }, "HEAD");
+    expect(head.status).toBe(200);
+    expect(head.headers["content-length"]).toBe(String("console.log('arbor')\n".length));
+  });
+
+  it("sends the Electron window's strict CSP, exactly, and nosniff on every answer", async () => {
+    const expected =
+      `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; ` +
+      `connect-src 'self' ws://127.0.0.1:${port}; object-src 'none'; base-uri 'none'; ` +
+      `frame-ancestors 'none'; form-action 'none'`;
+    expect(contentSecurityPolicy(port)).toBe(expected);
+    for (const answer of [
+      await get(port, `/?token=${token}`),
+      await get(port, "/assets/app.js", { cookie }),
+      await get(port, "/"),
+      await get(port, "/nothing-here", { cookie }),
+    ]) {
+      expect(answer.headers["content-security-policy"]).toBe(expected);
+      expect(answer.headers["x-content-type-options"]).toBe("nosniff");
+    }
+  });
+
+  it("answers only GET and HEAD", async () => {
+    expect((await get(port, "/", { cookie }, "POST")).status).toBe(405);
+    expect((await get(port, "/", { cookie }, "DELETE")).status).toBe(405);
+  });
+});
+
+describe("arbor serve: Origin and Host", () => {
+  it("refuses HTTP requests from another origin, and to another host name", async () => {
+    expect((await get(port, "/", { cookie, origin: "http://evil.example" })).status).toBe(403);
+    expect((await get(port, `/?token=${token}`, { origin: `http://127.0.0.1:${port + 1}` })).status).toBe(
+      403,
+    );
+    expect((await get(port, "/", { cookie, origin: "null" })).status).toBe(403);
+    expect((await get(port, "/", { cookie, origin: `http://127.0.0.1:${port}` })).status).toBe(200);
+    expect((await get(port, "/", { cookie, origin: `http://localhost:${port}` })).status).toBe(200);
+    // DNS rebinding: a foreign name that resolves to 127.0.0.1.
+    expect((await get(port, `/?token=${token}`, { host: `evil.example:${port}` })).status).toBe(403);
+    expect((await get(port, "/", { cookie, host: `localhost:${port}` })).status).toBe(200);
+  });
+
+  it("accepts a WebSocket only with the token and the server's own Origin", async () => {
+    const ws = `ws://127.0.0.1:${port}/ws`;
+    const own = `http://127.0.0.1:${port}`;
+    expect(await upgrade(`${ws}?token=${token}`, {}, own)).toBe("open");
+    expect(await upgrade(ws, { cookie }, own)).toBe("open");
+    expect(await upgrade(ws, { cookie }, `http://localhost:${port}`)).toBe("open");
+    expect(await upgrade(ws, {}, own)).toBe(401);
+    expect(await upgrade(`${ws}?token=wrong`, {}, own)).toBe(403);
+    expect(await upgrade(ws, { cookie: "arbor_token=wrong" }, own)).toBe(403);
+    expect(await upgrade(`${ws}?token=${token}`, {}, "http://evil.example")).toBe(403);
+    expect(await upgrade(`${ws}?token=${token}`, {}, `http://127.0.0.1:${port + 1}`)).toBe(403);
+    // No Origin at all: not a browser page of this server.
+    expect(await upgrade(`${ws}?token=${token}`)).toBe(403);
+    expect(await upgrade(`ws://127.0.0.1:${port}/other?token=${token}`, {}, own)).toBe(404);
+  });
+
+  it("speaks the contract over the socket it accepted", async () => {
+    const origin = `http://127.0.0.1:${port}`;
+    class PageSocket extends WebSocket {
+      constructor(url: string) {
+        super(url, { origin });
+      }
+    }
+    const client = await WebSocketClient.connect(`ws://127.0.0.1:${port}/ws?token=${token}`, {
+      WebSocket: PageSocket as unknown as WebSocketConstructor,
+    });
+    expect(await client.request("app.info", {})).toMatchObject({ transport: "serve" });
+    client.close();
+  });
+});
+
+describe("arbor serve: static files", () => {
+  it("never serves a file outside the renderer folder, however the path is spelled", async () => {
+    const attempts = [
+      "/../secret.txt",
+      "/..%2fsecret.txt",
+      "/%2e%2e/secret.txt",
+      "/%2e%2e%2fsecret.txt",
+      "/assets/../../secret.txt",
+      "/assets/%2e%2e/%2e%2e/secret.txt",
+      "/..%5csecret.txt",
+      "/assets/..%5c..%5csecret.txt",
+      `/${"..%2f".repeat(12)}etc%2fpasswd`,
+      "//etc/passwd",
+      "/%00index.html",
+      "/assets/link.txt",
+    ];
+    for (const path of attempts) {
+      const answer = await get(port, path, { cookie });
+      expect(answer.status, path).toBe(404);
+      expect(answer.body, path).not.toContain("top secret");
+      expect(answer.body, path).not.toContain("root:");
+    }
+    expect((await get(port, "/%E0%A4%A", { cookie })).status).toBe(400);
+    expect((await get(port, "/assets/", { cookie })).status).toBe(404);
+  });
+
+  it("serves a placeholder page, under the same CSP, when the renderer is not built", async () => {
+    const server = await startArborServer({
+      handlers: {} as never,
+      events: createEventHub(),
+      port: 0,
+      staticDir: join(folder.path, "not-built"),
+    });
+    try {
+      expect(server.rendererBuilt).toBe(false);
+      const page = await get(server.port, `/?token=${server.token}`);
+      expect(page.status).toBe(200);
+      expect(page.body).toBe(PLACEHOLDER_HTML);
+      expect(page.body).toContain("renderer is not built");
+      expect(page.headers["content-security-policy"]).toBe(contentSecurityPolicy(server.port));
+      expect((await get(server.port, "/app.js", { cookie: `arbor_token=${server.token}` })).status).toBe(404);
+      expect((await get(server.port, "/")).status).toBe(401);
+      // Built while serving: the next load gets the real page.
+      mkdirSync(join(folder.path, "not-built"), { recursive: true });
+      writeFileSync(join(folder.path, "not-built", "index.html"), "<!doctype html><title>Built</title>");
+      const built = await get(server.port, "/", { cookie: `arbor_token=${server.token}` });
+      expect(built.body).toContain("<title>Built</title>");
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("arbor serve: the network", () => {
+  it("listens on 127.0.0.1 only", async () => {
+    expect(await canConnect("127.0.0.1", port)).toBe(true);
+    // Another loopback address, IPv6 loopback, and every other interface of this machine: nothing there.
+    expect(await canConnect("127.0.0.2", port)).toBe(false);
+    expect(await canConnect("::1", port)).toBe(false);
+    const others = Object.values(networkInterfaces())
+      .flat()
+      .filter((address) => address && !address.internal)
+      .map((address) => address!.address);
+    for (const address of others) expect(await canConnect(address, port), address).toBe(false);
+  });
+});
+
+describe("arbor serve: stopping", () => {
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    it(`stops cleanly on ${signal}: connections closed, the port released, exit code 0`, async () => {
+      const root = join(folder.path, `stop-${signal}`);
+      writeSampleSession(join(root, encodedCwd("/work/project"), "sample.jsonl"));
+      const child = await spawnServe(["--dir", root, "--data-dir", join(folder.path, `data-${signal}`)]);
+      const origin = `http://127.0.0.1:${child.port}`;
+      class PageSocket extends WebSocket {
+        constructor(url: string) {
+          super(url, { origin });
+        }
+      }
+      const client = await WebSocketClient.connect(`ws://127.0.0.1:${child.port}/ws?token=${child.token}`, {
+        WebSocket: PageSocket as unknown as WebSocketConstructor,
+      });
+      const listing = await client.request("library.rescan", {});
+      const sessionId = listing.projects[0]!.sessions[0]!.sessionId;
+      await client.request("session.open", { sessionId });
+      const closed = new Promise<string>((resolve) => client.onClose(resolve));
+      const code = await child.stop(signal);
+      expect(code).toBe(0);
+      expect(await closed).toContain("closed");
+      expect(child.output()).toContain(`stopped (${signal})`);
+      expect(await canConnect("127.0.0.1", child.port)).toBe(false);
+    });
+  }
+
+  it("exits 2 with a reason on bad arguments", async () => {
+    await expect(spawnServe(["--port", "nope"])).rejects.toThrow(
+      /exited \(2\)[\s\S]*--port must be a port number/,
+    );
+    await expect(spawnServe(["--bogus"])).rejects.toThrow(/exited \(2\)[\s\S]*usage: arbor serve/);
+  });
+});
+
+describe("access decisions", () => {
+  const base = { token: "t0ken", port: 4000 };
+  const request = (url: string, headers: Record<string, string>) => ({
+    url,
+    headers: { host: "127.0.0.1:4000", ...headers },
+  });
+
+  it("take the token from the query before the cookie, and compare in constant time", () => {
+    expect(
+      decideAccess(request("/?token=t0ken", { cookie: "arbor_token=old" }), {
+        ...base,
+        requireOrigin: false,
+      }),
+    ).toEqual({
+      allowed: true,
+      via: "query",
+    });
+    expect(
+      decideAccess(request("/", { cookie: "a=1; arbor_token=t0ken; b=2" }), {
+        ...base,
+        requireOrigin: false,
+      }),
+    ).toEqual({
+      allowed: true,
+      via: "cookie",
+    });
+    expect(cookieValue("a=1;arbor_token = x ; b", "arbor_token")).toBe("x");
+    expect(cookieValue(undefined, "arbor_token")).toBeUndefined();
+    expect(tokenMatches("t0ken", "t0ken")).toBe(true);
+    expect(tokenMatches("t0ke", "t0ken")).toBe(false);
+  });
+});

@@ -1,0 +1,48 @@
+/** The transports' small adapters and deep links (Node environment). */
+
+import { describe, expect, it } from "vitest";
+import { ArborError } from "../../../shared/ipc/contract.ts";
+import { webSocketUrl } from "./client.ts";
+import { buildDeepLink, parseDeepLink } from "./deep-link.ts";
+import { type ArborBridge, createElectronClient } from "./electron-client.ts";
+
+describe("the Electron client", () => {
+  it("answers with the result, and rejects with an ArborError for an error outcome", async () => {
+    const bridge: ArborBridge = {
+      request: async (name) =>
+        (name === "app.info"
+          ? { result: { version: "1", transport: "electron" } }
+          : { error: { code: "not-found", message: "No such session." } }) as never,
+      on: () => () => {},
+      openDroppedFile: async () => ({
+        opened: false,
+        error: { code: "refused", message: "Not a session file." },
+      }),
+    };
+    const client = createElectronClient(bridge);
+    await expect(client.request("app.info", {})).resolves.toEqual({ version: "1", transport: "electron" });
+    const failure = await client.request("session.open", { sessionId: "x" }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ArborError);
+    expect(failure).toMatchObject({ code: "not-found", message: "No such session." });
+    await expect(client.openDroppedFile({} as File)).rejects.toMatchObject({ code: "refused" });
+  });
+});
+
+describe("the serve transport", () => {
+  it("connects to /ws on the page's host, passing the token on", () => {
+    expect(webSocketUrl({ protocol: "http:", host: "127.0.0.1:4711", search: "?token=abc-_9" })).toBe(
+      "ws://127.0.0.1:4711/ws?token=abc-_9",
+    );
+    expect(webSocketUrl({ protocol: "https:", host: "h", search: "" })).toBe("wss://h/ws");
+  });
+});
+
+describe("deep links", () => {
+  it("round-trip a session and an entry, and never carry the page's other parameters", () => {
+    const link = buildDeepLink("http://127.0.0.1:4711/?token=secret#x", "s_1", "abc123");
+    expect(link).toBe("http://127.0.0.1:4711/?session=s_1&leaf=abc123");
+    expect(parseDeepLink(new URL(link).search)).toEqual({ sessionId: "s_1", leafId: "abc123" });
+    expect(parseDeepLink("?token=t")).toBeNull();
+    expect(parseDeepLink("?session=s")).toEqual({ sessionId: "s", leafId: null });
+  });
+});
