@@ -12,6 +12,7 @@ const steps = [
   { name: "format", command: ["npx", "biome", "format", "."] },
   { name: "lint", command: ["npx", "biome", "lint", "--error-on-warnings", "."] },
   { name: "typecheck", command: ["npx", "tsc", "-b"] },
+  { name: "security", command: ["node", "scripts/electronegativity.mjs"] },
   {
     name: "unit",
     command: [

@@ -1,0 +1,193 @@
+/**
+ * What the preload puts on `window.arbor`: three named functions, never
+ * ipcRenderer itself (Signal's minimal preload contexts and Mattermost's
+ * external API are the model; a generic "send on any channel" bridge is the
+ * counter-example). Request and event names are checked against the
+ * contract's lists before anything is sent, events reach listeners without
+ * Electron's event object (whose `sender` is ipcRenderer), and every `on`
+ * returns its unsubscribe.
+ *
+ * Pure: preload.ts supplies the Electron transport, tests a fake one.
+ */
+
+import {
+  type ArborErrorPayload,
+  type ArborEvents,
+  EVENT_NAMES,
+  type EventName,
+  REQUEST_NAMES,
+  type RequestName,
+  type RequestParams,
+  type RequestResult,
+} from "../../shared/ipc/contract.ts";
+import type { DroppedFileOutcome } from "./ipc-channels.ts";
+
+export type BridgeOutcome<N extends RequestName> =
+  | { result: RequestResult<N> }
+  | { error: ArborErrorPayload };
+
+/** The type of `window.arbor` in Arbor's Electron windows. */
+export interface ArborBridge {
+  /** Resolves with `{result}` or `{error: {code, message}}`; it does not reject. */
+  request<N extends RequestName>(name: N, params: RequestParams<N>): Promise<BridgeOutcome<N>>;
+  /** Throws a TypeError for a name the contract does not have. */
+  on<E extends EventName>(name: E, listener: (payload: ArborEvents[E]) => void): () => void;
+  /** Opens a file dropped on the window; the main process checks it first. */
+  openDroppedFile(file: unknown): Promise<DroppedFileOutcome>;
+}
+
+export interface BridgeTransport {
+  invokeRequest(name: RequestName, params: unknown): Promise<unknown>;
+  invokeOpenDroppedFile(path: string): Promise<unknown>;
+  /** Registers the one listener for every event message; called once. */
+  listenForEvents(listener: (message: unknown) => void): void;
+  /** `webUtils.getPathForFile`: throws for anything but a File, "" for a File not backed by disk. */
+  pathForFile(file: unknown): string;
+}
+
+const requestNames: ReadonlySet<string> = new Set(REQUEST_NAMES);
+const eventNames: ReadonlySet<string> = new Set(EVENT_NAMES);
+
+function errorOutcome(code: ArborErrorPayload["code"], message: string): { error: ArborErrorPayload } {
+  return { error: { code, message } };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
+}
+
+function asRequestOutcome<N extends RequestName>(value: unknown): BridgeOutcome<N> {
+  if (isRecord(value)) {
+    if ("result" in value) return { result: value.result as RequestResult<N> };
+    const error = value.error;
+    if (isRecord(error) && typeof error.code === "string" && typeof error.message === "string") {
+      return { error: { code: error.code as ArborErrorPayload["code"], message: error.message } };
+    }
+  }
+  return errorOutcome("internal", "The main process sent an answer Arbor does not understand.");
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function createArborBridge(transport: BridgeTransport): ArborBridge {
+  const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
+
+  transport.listenForEvents((message) => {
+    if (!isRecord(message) || typeof message.name !== "string" || !eventNames.has(message.name)) return;
+    const forName = listeners.get(message.name as EventName);
+    if (!forName) return;
+    for (const listener of [...forName]) {
+      try {
+        listener(message.payload);
+      } catch (error) {
+        // One failing listener must not keep the event from the others.
+        console.error(`An "${message.name}" listener failed:`, error);
+      }
+    }
+  });
+
+  async function request<N extends RequestName>(
+    name: N,
+    params: RequestParams<N>,
+  ): Promise<BridgeOutcome<N>> {
+    if (typeof name !== "string" || !requestNames.has(name)) {
+      return errorOutcome("invalid-request", `Unknown request "${String(name)}".`);
+    }
+    try {
+      return asRequestOutcome<N>(await transport.invokeRequest(name, params));
+    } catch (error) {
+      return errorOutcome(
+        "internal",
+        `The request "${name}" did not reach the main process: ${messageOf(error)}`,
+      );
+    }
+  }
+
+  function on<E extends EventName>(name: E, listener: (payload: ArborEvents[E]) => void): () => void {
+    if (typeof name !== "string" || !eventNames.has(name)) {
+      throw new TypeError(`Unknown event "${String(name)}".`);
+    }
+    if (typeof listener !== "function") {
+      throw new TypeError(`The listener for "${name}" is not a function.`);
+    }
+    const forName = listeners.get(name) ?? new Set();
+    listeners.set(name, forName);
+    // A wrapper per subscription: subscribing the same function twice gives two independent subscriptions.
+    const entry = (payload: unknown) => listener(payload as ArborEvents[E]);
+    forName.add(entry);
+    return () => {
+      forName.delete(entry);
+    };
+  }
+
+  async function openDroppedFile(file: unknown): Promise<DroppedFileOutcome> {
+    let path: string;
+    try {
+      path = transport.pathForFile(file);
+    } catch {
+      return {
+        opened: false,
+        error: { code: "invalid-request", message: "Only a dropped file can be opened." },
+      };
+    }
+    if (path === "") {
+      return {
+        opened: false,
+        error: { code: "invalid-request", message: "The dropped item is not a file on this computer." },
+      };
+    }
+    try {
+      const outcome = await transport.invokeOpenDroppedFile(path);
+      if (isRecord(outcome) && outcome.opened === true) return { opened: true };
+      if (isRecord(outcome) && isRecord(outcome.error) && typeof outcome.error.message === "string") {
+        return {
+          opened: false,
+          error: { code: outcome.error.code as ArborErrorPayload["code"], message: outcome.error.message },
+        };
+      }
+      return { opened: false, error: { code: "internal", message: "The main process gave no answer." } };
+    } catch (error) {
+      return { opened: false, error: { code: "internal", message: messageOf(error) } };
+    }
+  }
+
+  return Object.freeze({ request, on, openDroppedFile });
+}
+
+/** The part of `window` the drop handler uses (the preload compiles without the DOM library). */
+export interface DropTarget {
+  addEventListener(type: "dragover" | "drop", listener: (event: DropEvent) => void): void;
+}
+
+export interface DropEvent {
+  readonly defaultPrevented: boolean;
+  preventDefault(): void;
+  readonly dataTransfer: { readonly files: ArrayLike<unknown>; readonly types: ArrayLike<string> } | null;
+}
+
+function carriesFiles(event: DropEvent): boolean {
+  const types = event.dataTransfer?.types;
+  return types !== undefined && Array.from(types).includes("Files");
+}
+
+/**
+ * Dropping a session file anywhere on the window opens it. Without this the
+ * drop would navigate the window to the file (which the main process
+ * refuses anyway). A renderer that handles a drop itself calls
+ * `preventDefault()` and this handler, listening last (on window, bubbling),
+ * leaves it alone. The main process tells the user when a dropped file
+ * cannot be opened.
+ */
+export function installDropHandler(target: DropTarget, bridge: Pick<ArborBridge, "openDroppedFile">): void {
+  target.addEventListener("dragover", (event) => {
+    if (!event.defaultPrevented && carriesFiles(event)) event.preventDefault();
+  });
+  target.addEventListener("drop", (event) => {
+    if (event.defaultPrevented || !carriesFiles(event)) return;
+    event.preventDefault();
+    const file = event.dataTransfer?.files[0];
+    if (file !== undefined) void bridge.openDroppedFile(file);
+  });
+}

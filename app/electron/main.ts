@@ -1,0 +1,319 @@
+/**
+ * The Electron main process: one instance, one window per session view.
+ * A session file reaches us on the command line, from a second instance,
+ * from macOS's open-file, from the Open dialog, the recent list, or a drop
+ * on a window; every one is checked by `checkSessionFile` and opened the
+ * same way (`openSessionFile` below). Everything that is not Electron
+ * plumbing lives in the small pure modules beside this file.
+ */
+
+import { homedir } from "node:os";
+import { basename, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  app,
+  type BrowserWindow,
+  dialog,
+  nativeTheme,
+  type OpenDialogOptions,
+  session,
+  shell,
+} from "electron";
+import { ArborError } from "../../shared/ipc/contract.ts";
+import { piSessionRoot } from "../library/roots.ts";
+import { resolveAppLocation } from "./app-location.ts";
+import { readFileOrNull, writeFileAtomically } from "./atomic-write.ts";
+import { CONTENT_SECURITY_POLICY, developmentContentSecurityPolicy } from "./csp.ts";
+import type { DroppedFileOutcome } from "./ipc-channels.ts";
+import { bindIpcMain, sendEvent } from "./ipc-main.ts";
+import { installApplicationMenu } from "./menu.ts";
+import {
+  parsePreferences,
+  type ShellPreferences,
+  serializePreferences,
+  type ThemeSource,
+  withoutRecentFile,
+  withRecentFile,
+} from "./preferences.ts";
+import { checkSessionFile, sessionFileFromArgv } from "./session-file.ts";
+import { createAppWindow, guardWebContents, hardenSession, windowStateFile } from "./window.ts";
+import {
+  type CreateWindowRuntime,
+  createUnwiredWindowRuntime,
+  type Dispatch,
+  dispatchRequest,
+  type WindowRuntime,
+} from "./window-runtime.ts";
+
+// WIRING: swap these two for app/ipc/bind.ts's `dispatch` and a factory of the
+// session runtime (app/runtime/) with its handler object (app/ipc/handlers.ts),
+// once they are in: per window, e.g. an ArborHost (app/ipc/host.ts) whose events
+// go to `context.emit`, `openSessionFile` = the runtime's switch to that path,
+// `newSession` = a new session in the current one's project, `dispose` = close.
+// If the runtime's window-title extension then sets titles, drop the setTitle
+// in `showSession`. See window-runtime.ts for the interface they fill.
+const dispatch: Dispatch = dispatchRequest;
+const createWindowRuntime: CreateWindowRuntime = () => createUnwiredWindowRuntime(app.getVersion());
+
+interface ShellWindow {
+  window: BrowserWindow;
+  runtime: WindowRuntime;
+  /** The session file on view, as the runtime last reported it. */
+  sessionPath: string | null;
+}
+
+const development = !app.isPackaged;
+const location = resolveAppLocation({
+  isPackaged: app.isPackaged,
+  rendererUrl: process.env.ELECTRON_RENDERER_URL,
+  indexFile: fileURLToPath(new URL("../renderer/index.html", import.meta.url)),
+});
+const preloadPath = fileURLToPath(new URL("../preload/index.cjs", import.meta.url));
+const windows = new Map<number, ShellWindow>();
+/** Files asked for (macOS open-file, a second instance) before the app was ready. */
+const pendingFiles: string[] = [];
+
+// The shell's preferences (recent files, theme), in userData.
+const preferencesPath = join(app.getPath("userData"), "preferences.json");
+let preferences: ShellPreferences = parsePreferences(readFileOrNull(preferencesPath));
+
+// Every renderer is sandboxed, whatever a window's options say.
+app.enableSandbox();
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on("second-instance", (_event, argv, workingDirectory) => {
+    const path = sessionFileFromArgv(argv, { defaultApp: process.defaultApp === true, workingDirectory });
+    if (!app.isReady()) {
+      if (path !== null) pendingFiles.push(path);
+    } else if (path !== null) void openSessionFile(path);
+    else focusSomeWindow();
+  });
+  app.on("open-file", (event, path) => {
+    event.preventDefault();
+    if (app.isReady()) void openSessionFile(path);
+    else pendingFiles.push(path);
+  });
+  app.on("web-contents-created", (_event, contents) => guardWebContents(contents, location));
+  app.on("window-all-closed", () => {
+    if (process.platform !== "darwin") app.quit();
+  });
+  app.on("activate", () => {
+    if (windows.size === 0) openWindow();
+  });
+  void app.whenReady().then(start);
+}
+
+function start(): void {
+  const policy =
+    location.kind === "dev-server"
+      ? developmentContentSecurityPolicy(location.origin)
+      : CONTENT_SECURITY_POLICY;
+  hardenSession(session.defaultSession, location, policy);
+  nativeTheme.themeSource = preferences.theme;
+  rebuildMenu();
+  bindIpcMain({
+    location,
+    dispatch,
+    runtimeFor: (id) => windows.get(id)?.runtime,
+    ourWebContentsIds: () => new Set(windows.keys()),
+    openDroppedFile,
+  });
+
+  const fromArgv = sessionFileFromArgv(process.argv, {
+    defaultApp: process.defaultApp === true,
+    workingDirectory: process.cwd(),
+  });
+  const initial = [...pendingFiles.splice(0), ...(fromArgv === null ? [] : [fromArgv])];
+  if (initial.length === 0) openWindow();
+  for (const path of initial) void openSessionFile(path);
+}
+
+function openWindow(): ShellWindow {
+  const window = createAppWindow({
+    location,
+    preloadPath,
+    development,
+    stateFile: windowStateFile(join(app.getPath("userData"), "window-state.json")),
+  });
+  const id = window.webContents.id;
+  const shellWindow: ShellWindow = {
+    window,
+    sessionPath: null,
+    runtime: createWindowRuntime({
+      emit(name, payload) {
+        if (name === "session.switched" || name === "session.reloaded") {
+          const view = (payload as { view: { path: string } | null }).view;
+          showSession(shellWindow, view ? view.path : null);
+        }
+        sendEvent(window.webContents, name, payload);
+      },
+    }),
+  };
+  windows.set(id, shellWindow);
+  window.on("closed", () => {
+    windows.delete(id);
+    shellWindow.runtime.dispose();
+  });
+  return shellWindow;
+}
+
+function showSession(shellWindow: ShellWindow, path: string | null): void {
+  shellWindow.sessionPath = path;
+  if (!shellWindow.window.isDestroyed()) {
+    shellWindow.window.setTitle(path === null ? "Arbor" : `${basename(path)} — Arbor`);
+  }
+}
+
+function focusedShellWindow(): ShellWindow | undefined {
+  for (const shellWindow of windows.values()) {
+    if (shellWindow.window.isFocused()) return shellWindow;
+  }
+  return windows.values().next().value;
+}
+
+function focusSomeWindow(): void {
+  const shellWindow = focusedShellWindow();
+  if (!shellWindow) {
+    openWindow();
+    return;
+  }
+  if (shellWindow.window.isMinimized()) shellWindow.window.restore();
+  shellWindow.window.focus();
+}
+
+/**
+ * Opens a session file: focuses the window already showing it, else uses
+ * `target` (the window it was dropped on), else the focused window if it
+ * shows no session yet, else a new window.
+ */
+async function openSessionFile(path: unknown, target?: ShellWindow): Promise<DroppedFileOutcome> {
+  const check = await checkSessionFile(path);
+  if (!check.ok) {
+    await showProblem(target, "Arbor cannot open that file.", check.reason);
+    return { opened: false, error: { code: "refused", message: check.reason } };
+  }
+  const already = [...windows.values()].find((shellWindow) => shellWindow.sessionPath === check.path);
+  if (already && (target === undefined || target === already)) {
+    already.window.focus();
+    return { opened: true };
+  }
+  const focused = focusedShellWindow();
+  const into = target ?? (focused && focused.sessionPath === null ? focused : openWindow());
+  const previous = into.sessionPath;
+  // Claimed now, so a second file opened meanwhile goes to another window.
+  into.sessionPath = check.path;
+  try {
+    await into.runtime.openSessionFile(check.path);
+  } catch (error) {
+    into.sessionPath = previous;
+    const payload =
+      error instanceof ArborError
+        ? error.toPayload()
+        : { code: "internal" as const, message: error instanceof Error ? error.message : String(error) };
+    await showProblem(into, `Arbor could not open ${basename(check.path)}.`, payload.message);
+    return { opened: false, error: payload };
+  }
+  showSession(into, check.path);
+  into.window.focus();
+  rememberRecent(check.path);
+  return { opened: true };
+}
+
+function openDroppedFile(webContentsId: number, path: unknown): Promise<DroppedFileOutcome> {
+  return openSessionFile(path, windows.get(webContentsId));
+}
+
+async function showProblem(
+  shellWindow: ShellWindow | undefined,
+  message: string,
+  detail: string,
+): Promise<void> {
+  const options = { type: "warning" as const, message, detail, buttons: ["OK"] };
+  if (shellWindow && !shellWindow.window.isDestroyed()) {
+    await dialog.showMessageBox(shellWindow.window, options);
+  } else {
+    await dialog.showMessageBox(options);
+  }
+}
+
+function updatePreferences(next: ShellPreferences): void {
+  preferences = next;
+  try {
+    writeFileAtomically(preferencesPath, serializePreferences(next));
+  } catch (error) {
+    console.error(`Arbor could not save its preferences to ${preferencesPath}:`, error);
+  }
+  rebuildMenu();
+}
+
+function rememberRecent(path: string): void {
+  app.addRecentDocument(path);
+  updatePreferences(withRecentFile(preferences, path));
+}
+
+function rebuildMenu(): void {
+  installApplicationMenu(
+    {
+      platform: process.platform,
+      development,
+      recentFiles: preferences.recentFiles,
+      theme: preferences.theme,
+      displayPath: (path) => (path.startsWith(homedir()) ? `~${path.slice(homedir().length)}` : path),
+    },
+    {
+      openSessionFile: () => void chooseSessionFile(),
+      openSessionsFolder: () => void openSessionsFolder(),
+      newSession: () => void newSession(),
+      openRecent: (path) => {
+        void openSessionFile(path).then((outcome) => {
+          if (!outcome.opened) updatePreferences(withoutRecentFile(preferences, path));
+        });
+      },
+      clearRecent: () => {
+        app.clearRecentDocuments();
+        updatePreferences({ ...preferences, recentFiles: [] });
+      },
+      setTheme: (theme: ThemeSource) => {
+        nativeTheme.themeSource = theme;
+        updatePreferences({ ...preferences, theme });
+      },
+      showAbout: () => app.showAboutPanel(),
+      openPiDocumentation: () =>
+        void shell.openExternal("https://www.npmjs.com/package/@earendil-works/pi-coding-agent"),
+    },
+  );
+}
+
+async function chooseSessionFile(): Promise<void> {
+  const shellWindow = focusedShellWindow();
+  const options: OpenDialogOptions = {
+    title: "Open Session File",
+    defaultPath: piSessionRoot().path,
+    properties: ["openFile"],
+    filters: [{ name: "Pi sessions", extensions: ["jsonl"] }],
+  };
+  const choice = shellWindow
+    ? await dialog.showOpenDialog(shellWindow.window, options)
+    : await dialog.showOpenDialog(options);
+  const path = choice.filePaths[0];
+  if (!choice.canceled && path !== undefined) await openSessionFile(path);
+}
+
+async function openSessionsFolder(): Promise<void> {
+  const folder = piSessionRoot().path;
+  const failure = await shell.openPath(folder);
+  if (failure !== "") await showProblem(focusedShellWindow(), `Arbor cannot open ${folder}.`, failure);
+}
+
+async function newSession(): Promise<void> {
+  const shellWindow = focusedShellWindow();
+  if (!shellWindow) return;
+  try {
+    await shellWindow.runtime.newSession();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    await showProblem(shellWindow, "Arbor could not start a new session.", message);
+  }
+}

@@ -1,0 +1,109 @@
+import type { MenuItemConstructorOptions } from "electron";
+import { describe, expect, it, vi } from "vitest";
+import { type MenuActions, type MenuInput, menuTemplate } from "./menu-template.ts";
+
+function actions(): MenuActions {
+  return {
+    openSessionFile: vi.fn(),
+    openSessionsFolder: vi.fn(),
+    newSession: vi.fn(),
+    openRecent: vi.fn(),
+    clearRecent: vi.fn(),
+    setTheme: vi.fn(),
+    showAbout: vi.fn(),
+    openPiDocumentation: vi.fn(),
+  };
+}
+
+const input: MenuInput = {
+  platform: "linux",
+  development: false,
+  recentFiles: ["/home/u/a.jsonl", "/home/u/b.jsonl"],
+  theme: "system",
+  displayPath: (path) => path.replace("/home/u", "~"),
+};
+
+/** Every item of the template, depth first. */
+function items(template: MenuItemConstructorOptions[]): MenuItemConstructorOptions[] {
+  return template.flatMap((item) => [
+    item,
+    ...(Array.isArray(item.submenu) ? items(item.submenu as MenuItemConstructorOptions[]) : []),
+  ]);
+}
+
+function find(template: MenuItemConstructorOptions[], label: string): MenuItemConstructorOptions {
+  const item = items(template).find((candidate) => candidate.label === label);
+  if (!item) throw new Error(`no menu item "${label}"`);
+  return item;
+}
+
+function click(item: MenuItemConstructorOptions): void {
+  (item.click as () => void)();
+}
+
+describe("menuTemplate", () => {
+  it("offers dev tools only in development", () => {
+    const roles = (development: boolean) =>
+      items(menuTemplate({ ...input, development }, actions())).map((i) => i.role);
+    expect(roles(false)).not.toContain("toggleDevTools");
+    expect(roles(false)).not.toContain("forceReload");
+    expect(roles(true)).toContain("toggleDevTools");
+    expect(roles(false)).toEqual(expect.arrayContaining(["reload", "resetZoom", "zoomIn", "zoomOut"]));
+  });
+
+  it("runs the open, folder and new-session actions in the main process", () => {
+    const handlers = actions();
+    const template = menuTemplate(input, handlers);
+    click(find(template, "Open Session File…"));
+    click(find(template, "Open Sessions Folder"));
+    click(find(template, "New Session"));
+    expect(handlers.openSessionFile).toHaveBeenCalledOnce();
+    expect(handlers.openSessionsFolder).toHaveBeenCalledOnce();
+    expect(handlers.newSession).toHaveBeenCalledOnce();
+    expect(find(template, "Open Session File…").accelerator).toBe("CmdOrCtrl+O");
+  });
+
+  it("lists the recent files, most recent first, each opening its own path", () => {
+    const handlers = actions();
+    const recent = find(menuTemplate(input, handlers), "Open Recent").submenu as MenuItemConstructorOptions[];
+    expect(recent.map((item) => item.label ?? item.type)).toEqual([
+      "~/a.jsonl",
+      "~/b.jsonl",
+      "separator",
+      "Clear Recent",
+    ]);
+    click(recent[1]!);
+    expect(handlers.openRecent).toHaveBeenCalledWith("/home/u/b.jsonl");
+    click(recent[3]!);
+    expect(handlers.clearRecent).toHaveBeenCalledOnce();
+  });
+
+  it("says so when there is nothing recent", () => {
+    const recent = find(menuTemplate({ ...input, recentFiles: [] }, actions()), "Open Recent")
+      .submenu as MenuItemConstructorOptions[];
+    expect(recent[0]).toEqual({ label: "No Recent Sessions", enabled: false });
+    expect(recent.at(-1)).toMatchObject({ label: "Clear Recent", enabled: false });
+  });
+
+  it("follows the OS theme unless told otherwise", () => {
+    const handlers = actions();
+    const template = menuTemplate({ ...input, theme: "system" }, handlers);
+    expect(find(template, "Follow System").checked).toBe(true);
+    expect(find(template, "Dark").checked).toBe(false);
+    click(find(template, "Dark"));
+    expect(handlers.setTheme).toHaveBeenCalledWith("dark");
+    expect(find(menuTemplate({ ...input, theme: "light" }, handlers), "Light").checked).toBe(true);
+  });
+
+  it("puts About in the app menu on macOS and in Help elsewhere", () => {
+    const mac = menuTemplate({ ...input, platform: "darwin" }, actions());
+    expect(mac[0]?.label).toBe("Arbor");
+    expect(items(mac).some((item) => item.role === "about")).toBe(true);
+    expect(items(mac).some((item) => item.label === "About Arbor")).toBe(false);
+    const handlers = actions();
+    click(find(menuTemplate(input, handlers), "About Arbor"));
+    expect(handlers.showAbout).toHaveBeenCalledOnce();
+    click(find(menuTemplate(input, handlers), "Pi Coding Agent"));
+    expect(handlers.openPiDocumentation).toHaveBeenCalledOnce();
+  });
+});

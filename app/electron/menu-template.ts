@@ -1,0 +1,139 @@
+/**
+ * The application menu as data: a pure function from what the menu shows
+ * (recent files, theme, platform, development or not) and what its items do
+ * to Electron's menu template. menu.ts turns it into a Menu; the unit test
+ * reads it directly (dev tools only in development, every recent file
+ * listed, the theme radio checked where it should be).
+ */
+
+import type { MenuItemConstructorOptions } from "electron";
+import type { ThemeSource } from "./preferences.ts";
+
+export interface MenuActions {
+  openSessionFile(): void;
+  openSessionsFolder(): void;
+  newSession(): void;
+  openRecent(path: string): void;
+  clearRecent(): void;
+  setTheme(theme: ThemeSource): void;
+  showAbout(): void;
+  openPiDocumentation(): void;
+}
+
+export interface MenuInput {
+  platform: NodeJS.Platform;
+  development: boolean;
+  recentFiles: readonly string[];
+  theme: ThemeSource;
+  /** How a recent path is shown: main.ts shortens the home directory to ~. */
+  displayPath(path: string): string;
+}
+
+export function menuTemplate(input: MenuInput, actions: MenuActions): MenuItemConstructorOptions[] {
+  const isMac = input.platform === "darwin";
+  const recent: MenuItemConstructorOptions[] =
+    input.recentFiles.length === 0
+      ? [{ label: "No Recent Sessions", enabled: false }]
+      : input.recentFiles.map((path) => ({
+          label: input.displayPath(path),
+          click: () => actions.openRecent(path),
+        }));
+
+  const themeItem = (theme: ThemeSource, label: string): MenuItemConstructorOptions => ({
+    label,
+    type: "radio",
+    checked: input.theme === theme,
+    click: () => actions.setTheme(theme),
+  });
+
+  const developmentItems: MenuItemConstructorOptions[] = input.development
+    ? [{ role: "forceReload" }, { role: "toggleDevTools" }]
+    : [];
+  // macOS has About in the app menu.
+  const aboutItems: MenuItemConstructorOptions[] = isMac
+    ? []
+    : [{ label: "About Arbor", click: () => actions.showAbout() }];
+
+  const template: MenuItemConstructorOptions[] = [];
+  if (isMac) {
+    template.push({
+      label: "Arbor",
+      submenu: [
+        { role: "about" },
+        { type: "separator" },
+        { role: "services" },
+        { type: "separator" },
+        { role: "hide" },
+        { role: "hideOthers" },
+        { role: "unhide" },
+        { type: "separator" },
+        { role: "quit" },
+      ],
+    });
+  }
+  template.push(
+    {
+      label: "File",
+      submenu: [
+        { label: "Open Session File…", accelerator: "CmdOrCtrl+O", click: () => actions.openSessionFile() },
+        {
+          label: "Open Recent",
+          submenu: [
+            ...recent,
+            { type: "separator" },
+            {
+              label: "Clear Recent",
+              enabled: input.recentFiles.length > 0,
+              click: () => actions.clearRecent(),
+            },
+          ],
+        },
+        { label: "Open Sessions Folder", click: () => actions.openSessionsFolder() },
+        { type: "separator" },
+        { label: "New Session", accelerator: "CmdOrCtrl+N", click: () => actions.newSession() },
+        { type: "separator" },
+        isMac ? { role: "close" } : { role: "quit" },
+      ],
+    },
+    {
+      label: "Edit",
+      submenu: [
+        { role: "undo" },
+        { role: "redo" },
+        { type: "separator" },
+        { role: "cut" },
+        { role: "copy" },
+        { role: "paste" },
+        { role: "selectAll" },
+      ],
+    },
+    {
+      label: "View",
+      submenu: [
+        { role: "reload" },
+        ...developmentItems,
+        { type: "separator" },
+        { role: "resetZoom" },
+        { role: "zoomIn" },
+        { role: "zoomOut" },
+        { type: "separator" },
+        {
+          label: "Theme",
+          submenu: [
+            themeItem("system", "Follow System"),
+            themeItem("light", "Light"),
+            themeItem("dark", "Dark"),
+          ],
+        },
+        { type: "separator" },
+        { role: "togglefullscreen" },
+      ],
+    },
+    { role: "windowMenu" },
+    {
+      role: "help",
+      submenu: [{ label: "Pi Coding Agent", click: () => actions.openPiDocumentation() }, ...aboutItems],
+    },
+  );
+  return template;
+}

@@ -1,0 +1,51 @@
+/**
+ * The shell's own small preferences, kept as JSON in userData: the recent
+ * session files (for the Open Recent menu) and the theme choice. Pure
+ * parsing and updating; main.ts reads and writes the file.
+ */
+
+export type ThemeSource = "system" | "light" | "dark";
+
+export interface ShellPreferences {
+  /** Most recent first, no duplicates, at most `MAX_RECENT`. */
+  recentFiles: string[];
+  /** "system" follows the OS. */
+  theme: ThemeSource;
+}
+
+export const MAX_RECENT = 10;
+
+export const DEFAULT_PREFERENCES: ShellPreferences = { recentFiles: [], theme: "system" };
+
+const THEMES: readonly ThemeSource[] = ["system", "light", "dark"];
+
+export function parsePreferences(text: string | null): ShellPreferences {
+  if (text === null) return DEFAULT_PREFERENCES;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return DEFAULT_PREFERENCES;
+  }
+  if (typeof value !== "object" || value === null) return DEFAULT_PREFERENCES;
+  const record = value as Record<string, unknown>;
+  const recent = Array.isArray(record.recentFiles)
+    ? record.recentFiles.filter((item): item is string => typeof item === "string" && item.length > 0)
+    : [];
+  const theme = THEMES.find((name) => name === record.theme) ?? "system";
+  return { recentFiles: [...new Set(recent)].slice(0, MAX_RECENT), theme };
+}
+
+export function serializePreferences(preferences: ShellPreferences): string {
+  return `${JSON.stringify(preferences, null, 2)}\n`;
+}
+
+/** `path` moved to the front of the recent list. */
+export function withRecentFile(preferences: ShellPreferences, path: string): ShellPreferences {
+  const recentFiles = [path, ...preferences.recentFiles.filter((item) => item !== path)].slice(0, MAX_RECENT);
+  return { ...preferences, recentFiles };
+}
+
+export function withoutRecentFile(preferences: ShellPreferences, path: string): ShellPreferences {
+  return { ...preferences, recentFiles: preferences.recentFiles.filter((item) => item !== path) };
+}
