@@ -5,7 +5,8 @@ import { SEARCH_INPUT_ID, SessionGraph } from "../graph/session-graph.tsx";
 import { LibrarySidebar } from "../library/library-sidebar.tsx";
 import { ContextPreview } from "../preview/context-preview.tsx";
 import { Inspector } from "../preview/inspector.tsx";
-import { useController, useLive, useSession } from "../state/hooks.tsx";
+import { displayName } from "../library/library-view.ts";
+import { useController, useLibrary, useLive, useSession } from "../state/hooks.tsx";
 import { handleExplorerKey } from "./keyboard.ts";
 import { LabelDialog } from "./label-dialog.tsx";
 
@@ -20,9 +21,16 @@ function focusSearch() {
 function SessionHeader() {
   const controller = useController();
   const view = useSession((s) => s.view);
+  const listed = useLibrary((s) => {
+    const id = view?.sessionId;
+    if (!id || !s.listing) return null;
+    for (const project of s.listing.projects)
+      for (const item of project.sessions) if (item.sessionId === id) return displayName(item);
+    return null;
+  });
   const reloadNotice = useLive((s) => s.reloadNotice);
   const notice = useLive((s) => s.notice);
-  const title = view ? (view.name ?? view.path.split(/[\\/]/).pop() ?? view.sessionId) : "Arbor";
+  const title = view ? (view.name ?? listed ?? view.path.split(/[\\/]/).pop() ?? view.sessionId) : "Arbor";
   return (
     <header className="app-header">
       <span className="app-name">Arbor</span>

@@ -5,7 +5,7 @@
  */
 
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { type ReactNode, useCallback, useMemo, useRef } from "react";
+import { type ReactNode, useCallback, useLayoutEffect, useMemo, useRef } from "react";
 import type { ContextView } from "../../../shared/ipc/contract.ts";
 import { messageToLlm } from "../../../shared/session/index.ts";
 import { useContextPreview, useController, useSession } from "../state/hooks.tsx";
@@ -149,9 +149,15 @@ function ContextHeader({ view, mode }: { view: ContextView; mode: ContextMode })
   );
 }
 
+/** A new context opens at its end: the selected entry's own message is the last one. */
 function PlainList({ items, onReveal }: { items: PreviewItem[]; onReveal: (id: string) => void }) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const element = scrollRef.current;
+    if (element && items.length > 0) element.scrollTop = element.scrollHeight;
+  }, [items]);
   return (
-    <div className="preview-scroll">
+    <div className="preview-scroll" ref={scrollRef}>
       {items.map((item, i) => (
         <MessageView
           key={item.key}
@@ -175,6 +181,9 @@ function VirtualList({ items, onReveal }: { items: PreviewItem[]; onReveal: (id:
     overscan: 6,
     getItemKey: (index) => items[index]!.key,
   });
+  useLayoutEffect(() => {
+    if (items.length > 0) virtualizer.scrollToIndex(items.length - 1, { align: "end" });
+  }, [items, virtualizer]);
   return (
     <div className="preview-scroll" ref={scrollRef}>
       <div className="virtual-space" style={{ height: virtualizer.getTotalSize() }}>
