@@ -20,6 +20,7 @@ import {
   shell,
 } from "electron";
 import { ArborError } from "../../shared/ipc/contract.ts";
+import { dispatch } from "../ipc/bind.ts";
 import { piSessionRoot } from "../library/roots.ts";
 import { resolveAppLocation } from "./app-location.ts";
 import { readFileOrNull, writeFileAtomically } from "./atomic-write.ts";
@@ -35,25 +36,19 @@ import {
   withoutRecentFile,
   withRecentFile,
 } from "./preferences.ts";
+import { createHostWindowRuntimes } from "./host-runtime.ts";
 import { checkSessionFile, sessionFileFromArgv } from "./session-file.ts";
 import { createAppWindow, guardWebContents, hardenSession, windowStateFile } from "./window.ts";
-import {
-  type CreateWindowRuntime,
-  createUnwiredWindowRuntime,
-  type Dispatch,
-  dispatchRequest,
-  type WindowRuntime,
-} from "./window-runtime.ts";
+import type { CreateWindowRuntime, Dispatch, WindowRuntime } from "./window-runtime.ts";
 
-// WIRING: swap these two for app/ipc/bind.ts's `dispatch` and a factory of the
-// session runtime (app/runtime/) with its handler object (app/ipc/handlers.ts),
-// once they are in: per window, e.g. an ArborHost (app/ipc/host.ts) whose events
-// go to `context.emit`, `openSessionFile` = the runtime's switch to that path,
-// `newSession` = a new session in the current one's project, `dispose` = close.
-// If the runtime's window-title extension then sets titles, drop the setTitle
-// in `showSession`. See window-runtime.ts for the interface they fill.
-const dispatch: Dispatch = dispatchRequest;
-const createWindowRuntime: CreateWindowRuntime = () => createUnwiredWindowRuntime(app.getVersion());
+const dispatchRequest: Dispatch = (handlers, name, params) =>
+  dispatch(handlers, name, params, {
+    onInternalError: (error, request) => console.error(`Arbor failed while handling ${request}:`, error),
+  });
+const createWindowRuntime: CreateWindowRuntime = createHostWindowRuntimes({
+  version: app.getVersion(),
+  dataDir: app.getPath("userData"),
+});
 
 interface ShellWindow {
   window: BrowserWindow;
@@ -115,7 +110,7 @@ function start(): void {
   rebuildMenu();
   bindIpcMain({
     location,
-    dispatch,
+    dispatch: dispatchRequest,
     runtimeFor: (id) => windows.get(id)?.runtime,
     ourWebContentsIds: () => new Set(windows.keys()),
     openDroppedFile,
@@ -126,8 +121,10 @@ function start(): void {
     workingDirectory: process.cwd(),
   });
   const initial = [...pendingFiles.splice(0), ...(fromArgv === null ? [] : [fromArgv])];
-  if (initial.length === 0) openWindow();
-  for (const path of initial) void openSessionFile(path);
+  // A window either way: a file that cannot be opened leaves the library view, not nothing.
+  void Promise.all(initial.map((path) => openSessionFile(path))).then(() => {
+    if (windows.size === 0) openWindow();
+  });
 }
 
 function openWindow(): ShellWindow {
@@ -149,6 +146,9 @@ function openWindow(): ShellWindow {
         }
         sendEvent(window.webContents, name, payload);
       },
+      setTitle(title) {
+        if (!window.isDestroyed()) window.setTitle(title);
+      },
     }),
   };
   windows.set(id, shellWindow);
@@ -159,11 +159,9 @@ function openWindow(): ShellWindow {
   return shellWindow;
 }
 
+/** The runtime's window-title extension sets the title; the shell only tracks which file is on view. */
 function showSession(shellWindow: ShellWindow, path: string | null): void {
   shellWindow.sessionPath = path;
-  if (!shellWindow.window.isDestroyed()) {
-    shellWindow.window.setTitle(path === null ? "Arbor" : `${basename(path)} — Arbor`);
-  }
 }
 
 function focusedShellWindow(): ShellWindow | undefined {

@@ -1,0 +1,51 @@
+/**
+ * The window runtime the shell uses: one `ArborHost` (app/ipc/host.ts: the
+ * session library, a SessionRuntime with Arbor's extensions, the handler
+ * object) per window, its events forwarded to that window, its window-title
+ * extension setting that window's title. No Electron import: tested in Node.
+ */
+
+import { ArborError } from "../../shared/ipc/contract.ts";
+import { type ArborHostOptions, createArborHost } from "../ipc/host.ts";
+import type { CreateWindowRuntime } from "./window-runtime.ts";
+
+export type HostRuntimeOptions = Omit<ArborHostOptions, "transport" | "setTitle">;
+
+export function createHostWindowRuntimes(options: HostRuntimeOptions): CreateWindowRuntime {
+  return (context) => {
+    const host = createArborHost({ ...options, transport: "electron", setTitle: context.setTitle });
+    const events = host.events.subscribe((name, payload) => context.emit(name, payload));
+    return {
+      handlers: host.handlers,
+      async openSessionFile(path) {
+        const result = await host.runtime.switchSession(path);
+        if (result.cancelled) {
+          throw new ArborError(
+            "refused",
+            `Opening the session was cancelled by ${result.cancelledBy ?? "an extension"}.`,
+          );
+        }
+      },
+      async newSession() {
+        const cwd = host.runtime.services?.cwd;
+        if (!host.runtime.session || cwd === undefined) {
+          throw new ArborError(
+            "refused",
+            "Open a session first: a new session starts in the project of the session on view.",
+          );
+        }
+        const result = await host.runtime.newSession(cwd);
+        if (result.cancelled) {
+          throw new ArborError(
+            "refused",
+            `The new session was cancelled by ${result.cancelledBy ?? "an extension"}.`,
+          );
+        }
+      },
+      dispose() {
+        events.dispose();
+        void host.close();
+      },
+    };
+  };
+}
