@@ -445,8 +445,10 @@ export function createController(
           next.cursorId = view.leafId;
         }
         session.setState(next);
+        // The new leaf may be an entry the filter hides (a label, a usage entry): the cursor goes to the nearest visible one.
+        settleCursor();
         markRecent(added.map((node) => node.id));
-        if (state.follow && view.leafId !== null) centreOn(view.leafId);
+        if (state.follow && view.leafId !== null) centreOn(session.getState().cursorId);
       }),
       client.on("session.reloaded", ({ sessionId, reason, view }) => {
         const state = session.getState();
