@@ -329,18 +329,18 @@ describe("a large session", () => {
 
 describe("layout direction", () => {
   it("lays the tree out top to bottom with handles on the top and bottom of each node", async () => {
-    const explorer = await renderExplorer([{ sessionId: "c", text: sessionText(conversation(2)) }], {
+    const explorer = await renderExplorer([{ sessionId: "c", text: sessionText(conversation(1)) }], {
       open: "c",
     });
-    const before = explorer.controller.model()!.layout.positions.get("a1")!;
+    const before = explorer.controller.model()!.layout.positions.get("a0")!;
     fireEvent.click(screen.getByRole("button", { name: "Layout direction" }));
     await waitFor(() => expect(explorer.controller.stores.session.getState().direction).toBe("TB"));
-    const after = explorer.controller.model()!.layout.positions.get("a1")!;
-    // a1 is the fourth entry of one line: column 3 across (LR), row 3 down (TB).
-    expect(before).toEqual({ x: 3 * (240 + 48), y: 0 });
-    expect(after).toEqual({ x: 0, y: 3 * (64 + 20) });
-    expect(explorer.node("a1")!.querySelector(".react-flow__handle-top")).not.toBeNull();
-    expect(explorer.node("a1")!.querySelector(".react-flow__handle-bottom")).not.toBeNull();
+    const after = explorer.controller.model()!.layout.positions.get("a0")!;
+    // a0 is the second entry of one line: column 1 across (LR), row 1 down (TB).
+    expect(before).toEqual({ x: 240 + 48, y: 0 });
+    expect(after).toEqual({ x: 0, y: 64 + 20 });
+    expect(explorer.node("a0")!.querySelector(".react-flow__handle-top")).not.toBeNull();
+    expect(explorer.node("a0")!.querySelector(".react-flow__handle-bottom")).not.toBeNull();
     explorer.unmount();
   });
 });
