@@ -23,6 +23,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawnServe } from "../serve/testing.ts";
 import { runCli } from "./main.ts";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -702,6 +703,7 @@ describe("usage and I/O errors", () => {
     const result = run(["help"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("arbor context FILE");
+    expect(result.stdout).toContain("arbor serve [--dir DIR]... [--port N]");
     expect(result.stderr).toBe("");
   });
 });
@@ -788,6 +790,26 @@ describe("the arbor executable", () => {
     expect(first.startsWith("00000001 user: m0\n")).toBe(true);
     expect(stderr).toBe("");
     expect(code).toBe(0);
+  });
+
+  it("arbor serve --port 0: prints a URL with a token, stops on SIGTERM with exit 0", {
+    timeout: 120_000,
+  }, async () => {
+    const data = mkdtempSync(join(tmpdir(), "arbor-cli-serve-"));
+    try {
+      const serve = await spawnServe(["--port", "0", "--dir", dir, "--data-dir", data, "--no-demo"], {}, [
+        join(checkout, "bin", "arbor.js"),
+        "serve",
+      ]);
+      expect(serve.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
+      expect(serve.port).toBeGreaterThan(0);
+      const page = await fetch(serve.url);
+      expect(page.status).toBe(200);
+      expect(await serve.stop("SIGTERM")).toBe(0);
+      expect(serve.output()).toContain("arbor serve: stopped (SIGTERM)");
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
   });
 
   it("npm run -s arbor -- ... runs the sources", { timeout: 120_000 }, () => {

@@ -6,9 +6,10 @@
  *   arbor tree FILE [--json]
  *   arbor check FILE...
  *   arbor stats FILE [--json]
+ *   arbor serve [--dir DIR]... [--port N]   (app/serve/main.ts: Arbor in a browser)
  *
  * Exit codes: 0 success, 1 `check` found problems, 2 usage or I/O error (with
- * a one-line reason on stderr). No command writes to a session file.
+ * a one-line reason on stderr). No reading command writes to a session file.
  */
 
 import { realpathSync } from "node:fs";
@@ -34,7 +35,8 @@ const USAGE = `usage:
   arbor context FILE [--leaf ID]... [--leaf none] [--llm] [--json]
   arbor tree FILE [--json]
   arbor check FILE...
-  arbor stats FILE [--json]`;
+  arbor stats FILE [--json]
+  arbor serve [--dir DIR]... [--port N]`;
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -296,6 +298,17 @@ function isEntryPoint(): boolean {
 
 /** Runs the CLI as this process: `arbor ... | head` ends quietly instead of crashing on EPIPE. */
 export function runAsProcess(argv: readonly string[]): void {
+  if (argv[0] === "serve") {
+    // Loaded only for `serve`: the reading commands stay free of the server and the runtime.
+    void import("../serve/main.ts").then(
+      ({ runServeAsProcess }) => runServeAsProcess(argv.slice(1)),
+      (error: unknown) => {
+        process.stderr.write(`arbor: cannot start serve: ${describeIoError(error)}\n`);
+        process.exitCode = 2;
+      },
+    );
+    return;
+  }
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
     throw error;

@@ -132,7 +132,7 @@ describe("changes made by other writers", () => {
     expect(await deleted).toEqual({ sessionId: item!.sessionId, reason: "deleted", view: null });
   });
 
-  it("marks a session live only while its file was written in the last few seconds", async () => {
+  it("marks a session live only while its file was written in the last few seconds, an append only when by another writer", async () => {
     writeSampleSession(samplePath);
     const old = new Date(Date.now() - 60_000);
     utimesSync(samplePath, old, old);
@@ -143,7 +143,17 @@ describe("changes made by other writers", () => {
     const label = await created.handlers["session.setLabel"]({ targetId: SAMPLE_IDS.u1, label: "x" });
     expect(label.wasLive).toBe(false);
     expect((await created.handlers["session.current"]({}))!.live).toBe(true);
-    expect((await created.handlers["session.rename"]({ name: "y" })).wasLive).toBe(true);
+    // Arbor's own label a moment ago does not make the file look like a Pi is writing it...
+    const rename = await created.handlers["session.rename"]({ name: "y" });
+    expect(rename.wasLive).toBe(false);
+    // ...another writer's line does.
+    appendFileSync(
+      samplePath,
+      `${JSON.stringify({ type: "custom", customType: "pi", id: "cc0000ff", parentId: rename.entryId, timestamp: new Date().toISOString() })}\n`,
+    );
+    expect(
+      (await created.handlers["session.setLabel"]({ targetId: SAMPLE_IDS.u1, label: "z" })).wasLive,
+    ).toBe(true);
   });
 });
 

@@ -33,7 +33,9 @@ export interface ArborHostOptions {
   /** List the bundled demo library when no sessions are found (default true). */
   demo?: boolean | undefined;
   setTitle?: ((title: string) => void) | undefined;
+  /** Opens session files (default: the runtime's, `openStoreSession` over `app/store`). */
   openSession?: OpenSessionFactory | undefined;
+  /** Writes new, forked and cloned files (default: the runtime's, over `app/store/new-file.ts`). */
   files?: SessionFiles | undefined;
   onInternalError?: ((error: unknown, request: string) => void) | undefined;
 }

@@ -1,9 +1,8 @@
 /**
- * What the runtime needs from one open session file. Small on purpose: the
- * store in `app/store` (`SessionStore`, its follower and appender) implements
- * it directly or through a thin wrapper, and `file-session.ts` implements it
- * over `openSessionFile` until then. Swapping is one factory function
- * (`SessionRuntimeOptions.openSession`).
+ * What the runtime needs from one open session file. Small on purpose:
+ * `store-session.ts` implements it over `app/store`'s `SessionStore` (its
+ * follower and `append.ts`), and a test can swap in another through one
+ * factory function (`SessionRuntimeOptions.openSession`).
  */
 
 import type { SessionIndex } from "../../shared/session/tree-index.ts";
@@ -27,7 +26,11 @@ export interface SessionReloadEvent {
 
 export interface AppendOutcome {
   entryId: string;
-  /** The file had been modified within the last few seconds before the append: a Pi is probably writing it. */
+  /**
+   * The file had been modified by someone else within the last few seconds
+   * before the append (Arbor's own previous append does not count): a Pi is
+   * probably writing it.
+   */
   wasLive: boolean;
 }
 
@@ -63,9 +66,9 @@ export interface ForkTarget {
 
 /**
  * Writes new session files: each method returns the path of a complete new
- * file (written to a temp name, then moved into place, so no reader ever sees
- * half of one). `app/store/new-file.ts` implements this; `session-files.ts`
- * is the simple implementation used until then.
+ * file (written to a temp name, then published under its final name, so no
+ * reader ever sees half of one). `session-files.ts` implements it over
+ * `app/store/new-file.ts`.
  */
 export interface SessionFiles {
   /** A header-only session for `cwd` in `sessionDir` (with `parentSession` when given). */

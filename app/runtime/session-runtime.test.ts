@@ -4,7 +4,7 @@
  * preparing the target, and no leaks across a thousand switches.
  */
 
-import { existsSync, readFileSync } from "node:fs";
+import { appendFileSync, readFileSync, truncateSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ArborError } from "../../shared/ipc/contract.ts";
@@ -15,12 +15,12 @@ import { createFollowerExtension } from "./extensions/follower.ts";
 import { createOpenMarks } from "./extensions/open-marks.ts";
 import { createRecentSessions } from "./extensions/recent-sessions.ts";
 import { createWindowTitleExtension } from "./extensions/window-title.ts";
-import { openFileSession } from "./file-session.ts";
-import type { OpenSession, SessionFiles } from "./open-session.ts";
-import { createSessionFiles } from "./session-files.ts";
+import type { OpenSession, SessionFiles, SessionReloadEvent } from "./open-session.ts";
 import { SessionRuntime, type SessionRuntimeOptions } from "./session-runtime.ts";
+import { openStoreSession, StoreSession } from "./store-session.ts";
 import {
   namesIn,
+  nextEvent,
   openDescriptorCount,
   SAMPLE_IDS,
   sessionFilesIn,
@@ -422,7 +422,7 @@ describe("SessionRuntime: failures while preparing the target", () => {
       openSession: async (path) => {
         opens++;
         if (opens > 1) throw new Error("cannot open");
-        return openFileSession(path);
+        return openStoreSession(path);
       },
     });
     await runtime.switchSession(pathA);
@@ -486,6 +486,69 @@ describe("SessionRuntime: extensions added and removed", () => {
     expect(() => logger.contexts[1]!.session.index).toThrow(/extension was removed/);
     expect(() => runtime.addExtension(createFollowerExtension())).not.toThrow();
     expect(() => runtime.addExtension(createFollowerExtension())).toThrow(/already added/);
+  });
+});
+
+describe("SessionRuntime: the session is the store's", () => {
+  it("followed while open: Pi's appends arrive, a truncation reloads, a switch stops following", async () => {
+    const runtime = createRuntime({ extensions: [createFollowerExtension()] });
+    await runtime.switchSession(pathA);
+    const session = runtime.session!;
+    expect(session).toBeInstanceOf(StoreSession);
+    const store = (session as StoreSession).store;
+    expect(store.following).toBe(true);
+    const context = runtime.context!;
+
+    const appended = nextEvent<{ added: readonly string[] }>((listener) =>
+      context.session.onDidAppend(listener),
+    );
+    appendFileSync(
+      pathA,
+      `${JSON.stringify({
+        type: "message",
+        id: "cc000001",
+        parentId: SAMPLE_IDS.l1,
+        timestamp: "2026-01-01T13:00:00.000Z",
+        message: { role: "user", content: "from Pi", timestamp: 1 },
+      })}\n`,
+    );
+    expect((await appended).added).toEqual(["cc000001"]);
+    expect(context.session.index.leafId).toBe("cc000001");
+    // Arbor's label goes below Pi's entry.
+    const label = await context.session.appendLabel(SAMPLE_IDS.u1, "after Pi");
+    expect(context.session.index.nodes.get(label.entryId)!.parentId).toBe("cc000001");
+
+    const reloaded = nextEvent<SessionReloadEvent>((listener) => context.session.onDidReload(listener));
+    const text = readFileSync(pathA, "utf8");
+    truncateSync(pathA, text.indexOf("\n") + 1);
+    expect((await reloaded).reason).toBe("truncated");
+    expect(context.session.index.entries).toHaveLength(0);
+
+    await runtime.switchSession(pathB);
+    expect(store.following).toBe(false);
+    expect(() => session.index).toThrow(/was closed/);
+    expect((runtime.session as StoreSession).store.following).toBe(true);
+  });
+
+  it("forks and clones are written by app/store and name their source", async () => {
+    const runtime = createRuntime();
+    await runtime.switchSession(pathA);
+    await runtime.clone();
+    const clone = runtime.session!;
+    expect(clone.index.header?.parentSession).toBe(pathA);
+    expect(clone.index.leafId).not.toBeNull();
+    // Pi's createBranchedSession: the path without label entries, then the labels again.
+    expect(clone.index.entries.filter((entry) => entry.type !== "label").map((entry) => entry.id)).toEqual([
+      SAMPLE_IDS.u1,
+      SAMPLE_IDS.a1,
+      SAMPLE_IDS.u3,
+      SAMPLE_IDS.a3,
+      SAMPLE_IDS.t1,
+      SAMPLE_IDS.c1,
+      SAMPLE_IDS.u4,
+    ]);
+    expect(clone.index.labels.size).toBe(0); // the label on u2 is not on this path
+    expect(namesIn(dir).filter((name) => !name.endsWith(".jsonl"))).toEqual([]);
   });
 });
 
@@ -553,19 +616,5 @@ describe("SessionRuntime: no leaks", () => {
     } finally {
       tracker.stop();
     }
-  });
-});
-
-describe("createSessionFiles", () => {
-  it("writes a header-only new session, through a temp file that does not stay behind", async () => {
-    const files = createSessionFiles({ now: () => new Date(Date.UTC(2026, 4, 5, 6, 7, 8, 9)) });
-    const path = await files.createNew({ cwd: "/work/other", sessionDir: join(folder.path, "new") });
-    expect(path).toMatch(/2026-05-05T06-07-08-009Z_[0-9a-f-]{36}\.jsonl$/);
-    expect(namesIn(join(folder.path, "new"))).toHaveLength(1);
-    const header = JSON.parse(readFileSync(path, "utf8"));
-    expect(header).toMatchObject({ type: "session", version: 3, cwd: "/work/other" });
-    expect(header.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(header.parentSession).toBeUndefined();
-    expect(existsSync(path)).toBe(true);
   });
 });

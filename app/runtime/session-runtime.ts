@@ -37,10 +37,10 @@ import {
   type RuntimeActions,
   type StartReason,
 } from "./extension.ts";
-import { openFileSession } from "./file-session.ts";
 import type { OpenSession, OpenSessionFactory, SessionFiles } from "./open-session.ts";
 import { type CwdServices, type CwdServicesFactory, createCwdServicesFactory } from "./services.ts";
 import { createSessionFiles } from "./session-files.ts";
+import { openStoreSession } from "./store-session.ts";
 
 /** Given to the host's rebind callback after every replacement. */
 export interface RebindEvent {
@@ -55,9 +55,9 @@ export interface RebindEvent {
 export type RebindCallback = (event: RebindEvent) => unknown;
 
 export interface SessionRuntimeOptions {
-  /** Opens a session file (default: `openFileSession`; `app/store`'s SessionStore later). */
+  /** Opens a session file (default: `openStoreSession`, over `app/store`'s `SessionStore`). */
   openSession?: OpenSessionFactory | undefined;
-  /** Writes new, forked and cloned files (default: `createSessionFiles()`). */
+  /** Writes new, forked and cloned files (default: `createSessionFiles()`, over `app/store/new-file.ts`). */
   files?: SessionFiles | undefined;
   /** Creates the cwd-bound services of each session (default: settings only, no library). */
   services?: CwdServicesFactory | undefined;
@@ -170,7 +170,7 @@ export class SessionRuntime extends DisposableObject implements RuntimeActions {
       if (ids.has(extension.id)) throw new Error(`Two extensions have the id "${extension.id}".`);
       ids.add(extension.id);
     }
-    this.openSession = options.openSession ?? ((path) => openFileSession(path));
+    this.openSession = options.openSession ?? openStoreSession;
     this.files = options.files ?? createSessionFiles();
     this.createServices = options.services ?? createCwdServicesFactory();
     this.onExtensionError = options.onExtensionError ?? reportExtensionError;

@@ -17,9 +17,19 @@ export interface SpawnedServe {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `tsx app/serve/main.ts ARGS` and waits for the URL it prints. */
-export function spawnServe(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<SpawnedServe> {
-  const child = spawn(process.execPath, ["--import", "tsx", join(REPO, "app", "serve", "main.ts"), ...args], {
+/** What runs `arbor serve` by default: its entry point through tsx. */
+const SERVE_ENTRY = ["--import", "tsx", join(REPO, "app", "serve", "main.ts")];
+
+/**
+ * Starts `tsx app/serve/main.ts ARGS` (or `node COMMAND... ARGS`, e.g.
+ * `bin/arbor.js serve`) and waits for the URL it prints.
+ */
+export function spawnServe(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+  command: readonly string[] = SERVE_ENTRY,
+): Promise<SpawnedServe> {
+  const child = spawn(process.execPath, [...command, ...args], {
     cwd: REPO,
     // Never Pi's real folders: a test names its own with --dir.
     env: { ...process.env, PI_CODING_AGENT_DIR: join(tmpdir(), "arbor-test-no-pi-agent"), ...env },

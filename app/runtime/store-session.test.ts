@@ -1,23 +1,31 @@
-/** `openFileSession` on real files: following appends, truncation, replacement and deletion; whole-line appends. */
+/**
+ * `StoreSession` (the runtime's `OpenSession` over `SessionStore`) on real
+ * files: following appends, truncation, replacement, deletion and
+ * re-creation; label and name appends as whole lines below the leaf; the
+ * store's refusals; one follower shared by every `follow()`.
+ */
 
 import { appendFileSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readSession } from "../../shared/session/index.ts";
+import { AppendError } from "../store/append.ts";
 import type { Disposable } from "./disposable.ts";
-import { openFileSession } from "./file-session.ts";
 import type { OpenSession, SessionAppendEvent, SessionReloadEvent } from "./open-session.ts";
-import { SAMPLE_IDS, tempFolder, writeLinearSession, writeSampleSession } from "./testing.ts";
+import { openStoreSession, type StoreSession, storeSessionFactory } from "./store-session.ts";
+import { nextEvent, SAMPLE_IDS, tempFolder, writeLinearSession, writeSampleSession } from "./testing.ts";
 
 let folder: ReturnType<typeof tempFolder>;
 let path: string;
 let session: OpenSession;
 const owned: Disposable[] = [];
 
+const openFast = storeSessionFactory({ follow: { pollMs: 20, quietMs: 20 } });
+
 beforeEach(async () => {
   folder = tempFolder();
   path = writeSampleSession(join(folder.path, "a.jsonl")).path;
-  session = await openFileSession(path, { pollMs: 20 });
+  session = await openFast(path);
   owned.push(session);
 });
 
@@ -26,32 +34,23 @@ afterEach(() => {
   folder.cleanup();
 });
 
-function nextEvent<T>(subscribe: (listener: (event: T) => void) => Disposable): Promise<T> {
-  return new Promise((resolve) => {
-    const subscription = subscribe((event) => {
-      subscription.dispose();
-      resolve(event);
-    });
-  });
-}
-
 const line = (value: object) => `${JSON.stringify(value)}\n`;
 
-describe("openFileSession", () => {
+const piUserLine = (id: string, parentId: string, text: string) =>
+  line({
+    type: "message",
+    id,
+    parentId,
+    timestamp: "2026-01-01T13:00:00.000Z",
+    message: { role: "user", content: text, timestamp: 1 },
+  });
+
+describe("StoreSession: following", () => {
   it("reads what another writer appends while followed", async () => {
     owned.push(session.follow());
     const appended = nextEvent<SessionAppendEvent>(session.onDidAppend);
-    appendFileSync(
-      path,
-      line({
-        type: "message",
-        id: "cc000001",
-        parentId: SAMPLE_IDS.l1,
-        timestamp: "2026-01-01T13:00:00.000Z",
-        message: { role: "user", content: "from Pi", timestamp: 1 },
-      }),
-    );
-    expect((await appended).added).toEqual(["cc000001"]);
+    appendFileSync(path, piUserLine("cc000001", SAMPLE_IDS.l1, "from Pi"));
+    expect(await appended).toEqual({ added: ["cc000001"], rebuilt: false });
     expect(session.index.leafId).toBe("cc000001");
     expect(session.index.nodes.get("cc000001")!.parentId).toBe(SAMPLE_IDS.l1);
   });
@@ -71,9 +70,13 @@ describe("openFileSession", () => {
     expect(session.index.entries).toHaveLength(6);
 
     reload = nextEvent<SessionReloadEvent>(session.onDidReload);
+    const mtimeBefore = session.mtimeMs;
     rmSync(path);
     expect((await reload).reason).toBe("deleted");
     expect(session.exists).toBe(false);
+    // The last read stays readable while the file is gone.
+    expect(session.index.entries).toHaveLength(6);
+    expect(session.mtimeMs).toBe(mtimeBefore);
     await expect(session.appendSessionName("x")).rejects.toMatchObject({ code: "not-found" });
 
     reload = nextEvent<SessionReloadEvent>(session.onDidReload);
@@ -83,6 +86,32 @@ describe("openFileSession", () => {
     expect(session.index.leafId).toBe(SAMPLE_IDS.l1);
   });
 
+  it("refresh() reads the change at once, without following", () => {
+    const events: SessionAppendEvent[] = [];
+    owned.push(session.onDidAppend((event) => events.push(event)));
+    appendFileSync(path, piUserLine("cc000003", SAMPLE_IDS.l1, "unfollowed"));
+    expect(session.index.leafId).toBe(SAMPLE_IDS.l1);
+    session.refresh();
+    expect(events).toEqual([{ added: ["cc000003"], rebuilt: false }]);
+    expect(session.index.leafId).toBe("cc000003");
+  });
+
+  it("every follow() shares the store's one follower, which stops when the last is disposed", () => {
+    const store = (session as StoreSession).store;
+    const first = session.follow();
+    const second = session.follow();
+    expect(store.following).toBe(true);
+    first.dispose();
+    first.dispose();
+    expect(store.following).toBe(true);
+    second.dispose();
+    expect(store.following).toBe(false);
+    owned.push(session.follow());
+    expect(store.following).toBe(true);
+  });
+});
+
+describe("StoreSession: appends", () => {
   it("appends one whole line per label or name, as a child of the leaf, and reads it back", async () => {
     const before = readFileSync(path, "utf8");
     const events: SessionAppendEvent[] = [];
@@ -120,6 +149,8 @@ describe("openFileSession", () => {
     expect("label" in lines[2]).toBe(false);
     expect(Object.keys(lines[0])).toEqual(["type", "id", "parentId", "timestamp", "targetId", "label"]);
     expect(label.entryId).toMatch(/^[0-9a-f]{8}$/);
+    // Arbor's own appends in a row do not make the file look live.
+    expect([label.wasLive, name.wasLive, cleared.wasLive]).toEqual([true, false, false]);
     expect(events.map((event) => event.added)).toEqual([[label.entryId], [name.entryId], [cleared.entryId]]);
     // The index after appending is the index of a fresh read.
     const fresh = readSession(readFileSync(path));
@@ -129,25 +160,52 @@ describe("openFileSession", () => {
     expect(session.index.leafId).toBe(fresh.leafId);
   });
 
-  it("refuses to append after an incomplete last line, or to a file that is not a session, and writes nothing", async () => {
+  it("reads what another writer appended first, and appends below that writer's leaf", async () => {
+    // Not followed: the session has not seen Pi's line when the label is asked for.
+    appendFileSync(path, piUserLine("cc000004", SAMPLE_IDS.l1, "Pi was here"));
+    const label = await session.appendLabel(SAMPLE_IDS.u1, "after Pi");
+    const last = JSON.parse(readFileSync(path, "utf8").trimEnd().split("\n").at(-1)!);
+    expect(last).toMatchObject({ id: label.entryId, parentId: "cc000004", targetId: SAMPLE_IDS.u1 });
+    expect(session.index.leafId).toBe(label.entryId);
+  });
+
+  it("refuses after an incomplete last line, a file that is not a session, or a missing target, and writes nothing", async () => {
     appendFileSync(path, '{"type":"message","id":"cc000002"');
     const before = readFileSync(path, "utf8");
-    await expect(session.appendLabel(SAMPLE_IDS.u1, "x")).rejects.toMatchObject({ code: "conflict" });
+    const refusal = session.appendLabel(SAMPLE_IDS.u1, "x");
+    await expect(refusal).rejects.toBeInstanceOf(AppendError);
+    await expect(refusal).rejects.toMatchObject({ code: "refused", reason: "unterminated-last-line" });
     expect(readFileSync(path, "utf8")).toBe(before);
 
     const notSession = join(folder.path, "notes.jsonl");
     writeFileSync(notSession, '{"hello":"world"}\n');
-    const other = await openFileSession(notSession);
+    const other = await openStoreSession(notSession);
     owned.push(other);
-    await expect(other.appendSessionName("x")).rejects.toMatchObject({ code: "refused" });
+    await expect(other.appendSessionName("x")).rejects.toMatchObject({
+      code: "refused",
+      reason: "no-header",
+    });
     expect(readFileSync(notSession, "utf8")).toBe('{"hello":"world"}\n');
     await expect(session.appendLabel("missing", "x")).rejects.toMatchObject({ code: "not-found" });
   });
+});
 
+describe("StoreSession: lifetime", () => {
   it("throws once disposed, and stops following", async () => {
+    const store = (session as StoreSession).store;
     const following = session.follow();
     session.dispose();
+    expect(store.following).toBe(false);
     expect(() => session.index).toThrow(/was closed/);
+    expect(() => session.follow()).toThrow(/was closed/);
+    await expect(session.appendSessionName("late")).rejects.toThrow(/was closed/);
     following.dispose();
+    expect(readFileSync(path, "utf8")).not.toContain("late");
+  });
+
+  it("a file that cannot be opened is the file system's error", async () => {
+    await expect(openStoreSession(join(folder.path, "missing.jsonl"))).rejects.toMatchObject({
+      code: "ENOENT",
+    });
   });
 });

@@ -1,0 +1,161 @@
+/**
+ * `OpenSession` over `app/store`'s `SessionStore`: the store reads the file,
+ * follows it and reloads it when it is truncated, replaced, deleted,
+ * re-created or rewritten; `append.ts` makes the only writes into it. This
+ * wrapper only translates: store events into the runtime's `Event`s (owned
+ * disposables, so the leak tracker sees them), `follow()` into a disposable,
+ * and label and name changes into `store.append` as children of the file's
+ * leaf.
+ */
+
+import type { ParseMode } from "../../shared/session/parse.ts";
+import type { SessionIndex } from "../../shared/session/tree-index.ts";
+import {
+  AppendError,
+  type AppendResult,
+  type AppendTarget,
+  appendLabel,
+  appendSessionName,
+} from "../store/append.ts";
+import type { FollowOptions } from "../store/follower.ts";
+import { SessionStore } from "../store/session-store.ts";
+import { type Disposable, DisposableObject, DisposableStore, toDisposable } from "./disposable.ts";
+import { Emitter } from "./event.ts";
+import type {
+  AppendOutcome,
+  OpenSession,
+  OpenSessionFactory,
+  SessionAppendEvent,
+  SessionReloadEvent,
+} from "./open-session.ts";
+
+export interface StoreSessionOptions {
+  /** How to parse (default: the store's choice, structure-first for large files). */
+  mode?: ParseMode | undefined;
+  /** How the store follows the file while `follow()` is held (default: the store's). */
+  follow?: FollowOptions | undefined;
+  /** Errors while following (a read that failed); default: ignored, the next check tries again. */
+  onFollowError?: ((error: unknown) => void) | undefined;
+}
+
+/**
+ * How often an append is tried again when another writer appended between
+ * reading the file and writing to it (each try reads the new bytes first).
+ */
+const APPEND_ATTEMPTS = 5;
+
+export class StoreSession extends DisposableObject implements OpenSession {
+  private readonly appended = this.register(new Emitter<SessionAppendEvent>());
+  private readonly reloaded = this.register(new Emitter<SessionReloadEvent>());
+  readonly onDidAppend = this.appended.event;
+  readonly onDidReload = this.reloaded.event;
+  private followers = 0;
+  private lastMtimeMs: number;
+
+  /** Takes ownership of `store`: disposing the session disposes it. */
+  constructor(
+    readonly store: SessionStore,
+    private readonly options: StoreSessionOptions = {},
+  ) {
+    super();
+    // Registered before the subscriptions, so it is disposed after them.
+    this.register(toDisposable(() => store.dispose()));
+    this.lastMtimeMs = store.fileState?.mtimeMs ?? 0;
+    const subscriptions = [
+      store.onDidAppend((event) =>
+        this.appended.fire({ added: event.added.map((node) => node.id), rebuilt: event.rebuilt }),
+      ),
+      store.onDidReload((event) => this.reloaded.fire({ reason: event.reason })),
+      store.onDidFail((error) => this.options.onFollowError?.(error)),
+    ];
+    for (const unsubscribe of subscriptions) this.register(toDisposable(unsubscribe));
+  }
+
+  get path(): string {
+    return this.store.path;
+  }
+
+  get index(): SessionIndex {
+    this.assertOpen();
+    return this.store.index;
+  }
+
+  get mtimeMs(): number {
+    this.assertOpen();
+    const state = this.store.fileState;
+    // While the file is deleted, the time of the last read.
+    if (state) this.lastMtimeMs = state.mtimeMs;
+    return this.lastMtimeMs;
+  }
+
+  get exists(): boolean {
+    this.assertOpen();
+    return !this.store.deleted;
+  }
+
+  /** The store has one follower: it runs while any `follow()` result is held. */
+  follow(): Disposable {
+    this.assertOpen();
+    this.store.follow(this.options.follow);
+    this.followers++;
+    const following = new DisposableStore();
+    following.add(
+      toDisposable(() => {
+        this.disposables.release(following);
+        this.followers--;
+        if (this.followers === 0) this.store.unfollow();
+      }),
+    );
+    // Owned by the caller, and by the session too, so it cannot outlive the session.
+    return this.register(following);
+  }
+
+  refresh(): void {
+    this.assertOpen();
+    this.store.sync();
+  }
+
+  appendLabel(targetId: string, label: string | null): Promise<AppendOutcome> {
+    return this.append(appendLabel, (leafId) => ({ leafId, targetId, label }));
+  }
+
+  appendSessionName(name: string): Promise<AppendOutcome> {
+    return this.append(appendSessionName, (leafId) => ({ leafId, name }));
+  }
+
+  /**
+   * Reads what changed first, then appends as a child of the file's leaf. A
+   * conflict (another writer appended in between) is tried again on the new
+   * bytes; every other refusal is the store's `AppendError`.
+   */
+  private async append<O>(
+    write: (target: AppendTarget, options: O) => AppendResult,
+    options: (leafId: string | null) => O,
+  ): Promise<AppendOutcome> {
+    this.assertOpen();
+    for (let attempt = 1; ; attempt++) {
+      this.store.sync();
+      try {
+        const { entryId, wasLive } = this.store.append(write, options(this.store.index.leafId));
+        return { entryId, wasLive };
+      } catch (error) {
+        const retry =
+          error instanceof AppendError && error.reason === "changed-on-disk" && attempt < APPEND_ATTEMPTS;
+        if (!retry) throw error;
+      }
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.isDisposed) throw new Error(`The session ${this.path} was closed; open it again to use it.`);
+  }
+}
+
+/** Opens `path` (made absolute) with a `SessionStore`; throws the file system's error if it cannot. */
+export const openStoreSession: OpenSessionFactory = async (path) => new StoreSession(SessionStore.open(path));
+
+/** `openStoreSession` with options (how to parse, how to follow). */
+export function storeSessionFactory(options: StoreSessionOptions): OpenSessionFactory {
+  return async (path) =>
+    new StoreSession(SessionStore.open(path, options.mode ? { mode: options.mode } : {}), options);
+}
