@@ -8,6 +8,7 @@ import { appendFileSync, readFileSync, truncateSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ArborError } from "../../shared/ipc/contract.ts";
+import { nextEvent } from "../store/testing/files.ts";
 import { toDisposable, trackDisposables } from "./disposable.ts";
 import { StaleContextError } from "./errors.ts";
 import type { ArborExtension, ExtensionContext } from "./extension.ts";
@@ -20,7 +21,6 @@ import { SessionRuntime, type SessionRuntimeOptions } from "./session-runtime.ts
 import { openStoreSession, StoreSession } from "./store-session.ts";
 import {
   namesIn,
-  nextEvent,
   openDescriptorCount,
   SAMPLE_IDS,
   sessionFilesIn,
@@ -499,8 +499,9 @@ describe("SessionRuntime: the session is the store's", () => {
     expect(store.following).toBe(true);
     const context = runtime.context!;
 
-    const appended = nextEvent<{ added: readonly string[] }>((listener) =>
-      context.session.onDidAppend(listener),
+    const appended = nextEvent<{ added: readonly string[] }>(
+      (listener) => context.session.onDidAppend(listener),
+      "append",
     );
     appendFileSync(
       pathA,
@@ -518,7 +519,10 @@ describe("SessionRuntime: the session is the store's", () => {
     const label = await context.session.appendLabel(SAMPLE_IDS.u1, "after Pi");
     expect(context.session.index.nodes.get(label.entryId)!.parentId).toBe("cc000001");
 
-    const reloaded = nextEvent<SessionReloadEvent>((listener) => context.session.onDidReload(listener));
+    const reloaded = nextEvent<SessionReloadEvent>(
+      (listener) => context.session.onDidReload(listener),
+      "reload",
+    );
     const text = readFileSync(pathA, "utf8");
     truncateSync(pathA, text.indexOf("\n") + 1);
     expect((await reloaded).reason).toBe("truncated");

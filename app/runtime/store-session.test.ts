@@ -13,7 +13,8 @@ import { AppendError } from "../store/append.ts";
 import type { Disposable } from "./disposable.ts";
 import type { OpenSession, SessionAppendEvent, SessionReloadEvent } from "./open-session.ts";
 import { openStoreSession, type StoreSession, storeSessionFactory } from "./store-session.ts";
-import { nextEvent, SAMPLE_IDS, tempFolder, writeLinearSession, writeSampleSession } from "./testing.ts";
+import { nextEvent } from "../store/testing/files.ts";
+import { SAMPLE_IDS, tempFolder, writeLinearSession, writeSampleSession } from "./testing.ts";
 
 let folder: ReturnType<typeof tempFolder>;
 let path: string;
@@ -48,7 +49,7 @@ const piUserLine = (id: string, parentId: string, text: string) =>
 describe("StoreSession: following", () => {
   it("reads what another writer appends while followed", async () => {
     owned.push(session.follow());
-    const appended = nextEvent<SessionAppendEvent>(session.onDidAppend);
+    const appended = nextEvent<SessionAppendEvent>(session.onDidAppend, "append");
     appendFileSync(path, piUserLine("cc000001", SAMPLE_IDS.l1, "from Pi"));
     expect(await appended).toEqual({ added: ["cc000001"], rebuilt: false });
     expect(session.index.leafId).toBe("cc000001");
@@ -57,19 +58,19 @@ describe("StoreSession: following", () => {
 
   it("reloads a truncated file, a replaced file, and notices deletion and recreation", async () => {
     owned.push(session.follow());
-    let reload = nextEvent<SessionReloadEvent>(session.onDidReload);
+    let reload = nextEvent<SessionReloadEvent>(session.onDidReload, "reload");
     const text = readFileSync(path, "utf8");
     truncateSync(path, text.indexOf("\n") + 1);
     expect((await reload).reason).toBe("truncated");
     expect(session.index.entries).toHaveLength(0);
 
-    reload = nextEvent<SessionReloadEvent>(session.onDidReload);
+    reload = nextEvent<SessionReloadEvent>(session.onDidReload, "reload");
     writeLinearSession(join(folder.path, "b.tmp"), { turns: 3 });
     renameSync(join(folder.path, "b.tmp"), path);
     expect((await reload).reason).toBe("replaced");
     expect(session.index.entries).toHaveLength(6);
 
-    reload = nextEvent<SessionReloadEvent>(session.onDidReload);
+    reload = nextEvent<SessionReloadEvent>(session.onDidReload, "reload");
     const mtimeBefore = session.mtimeMs;
     rmSync(path);
     expect((await reload).reason).toBe("deleted");
@@ -79,7 +80,7 @@ describe("StoreSession: following", () => {
     expect(session.mtimeMs).toBe(mtimeBefore);
     await expect(session.appendSessionName("x")).rejects.toMatchObject({ code: "not-found" });
 
-    reload = nextEvent<SessionReloadEvent>(session.onDidReload);
+    reload = nextEvent<SessionReloadEvent>(session.onDidReload, "reload");
     writeSampleSession(path);
     expect((await reload).reason).toBe("recreated");
     expect(session.exists).toBe(true);

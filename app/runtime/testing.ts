@@ -201,22 +201,3 @@ export function openDescriptorCount(): number | null {
     return null;
   }
 }
-
-/** The next value an `Event` (or any subscribe returning a disposable) delivers, or a rejection after `timeoutMs`. */
-export function nextEvent<T>(
-  subscribe: (listener: (value: T) => void) => { dispose(): void },
-  what = "event",
-  timeoutMs = 5000,
-): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      subscription.dispose();
-      reject(new Error(`No ${what} within ${timeoutMs} ms`));
-    }, timeoutMs);
-    const subscription = subscribe((value) => {
-      clearTimeout(timer);
-      subscription.dispose();
-      resolve(value);
-    });
-  });
-}

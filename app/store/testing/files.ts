@@ -115,9 +115,13 @@ export async function waitFor(
   }
 }
 
-/** The next value `subscribe` delivers, or a rejection after `timeoutMs`. */
+/**
+ * The next value `subscribe` delivers, or a rejection after `timeoutMs`.
+ * `subscribe` returns how to unsubscribe: a function (the store's
+ * `Unsubscribe`) or a disposable (the runtime's `Event`).
+ */
 export function nextEvent<T>(
-  subscribe: (listener: (value: T) => void) => () => void,
+  subscribe: (listener: (value: T) => void) => (() => void) | { dispose(): void },
   what: string,
   timeoutMs = 3000,
 ): Promise<T> {
@@ -126,10 +130,11 @@ export function nextEvent<T>(
       unsubscribe();
       reject(new Error(`No ${what} within ${timeoutMs} ms`));
     }, timeoutMs);
-    const unsubscribe = subscribe((value) => {
+    const subscription = subscribe((value) => {
       clearTimeout(timer);
       unsubscribe();
       resolve(value);
     });
+    const unsubscribe = () => (typeof subscription === "function" ? subscription() : subscription.dispose());
   });
 }
