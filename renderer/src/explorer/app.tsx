@@ -48,9 +48,21 @@ function SessionHeader() {
             </span>
           ) : null}
           {view.problems.length > 0 ? (
-            <span className="badge warning" title="Problems found while reading the file">
-              {view.problems.length} problem{view.problems.length === 1 ? "" : "s"}
-            </span>
+            <details className="problems-menu">
+              <summary
+                className="badge warning"
+                title="Problems found while reading the file: click for the list"
+              >
+                {view.problems.length} problem{view.problems.length === 1 ? "" : "s"}
+              </summary>
+              <ul className="problems" aria-label="Problems in the file">
+                {view.problems.map((problem) => (
+                  <li key={`${problem.line}:${problem.kind}`} className={`problem ${problem.severity}`}>
+                    line {problem.line}: {problem.severity}: {problem.message}
+                  </li>
+                ))}
+              </ul>
+            </details>
           ) : null}
           <span className="muted">{view.cwd}</span>
         </>

@@ -10,7 +10,7 @@ import {
   useReactFlow,
 } from "@xyflow/react";
 import { type ReactNode, useEffect, useMemo } from "react";
-import { FILTER_MODES, type FilterMode } from "../../../shared/graph/index.ts";
+import { DEFAULT_LAYOUT, FILTER_MODES, type FilterMode } from "../../../shared/graph/index.ts";
 import { NODE_HEIGHT, NODE_WIDTH } from "../state/graph-model.ts";
 import { useController, useGraphModel, useGraphSelect, usePathSet, useSession } from "../state/hooks.tsx";
 import { type FlowNode, flowEdges, flowNodes } from "./flow-elements.ts";
@@ -138,8 +138,14 @@ function ViewportControl() {
     });
   }, [centre, controller, flow]);
   useEffect(() => {
-    if (fit > 0) void flow.fitView({ duration: 200, minZoom: 0.05 });
-  }, [fit, flow]);
+    if (fit === 0) return;
+    const layout = controller.model()?.layout;
+    if (!layout) return;
+    // Not fitView: it waits until every node was measured, and an off-screen node never is (onlyRenderVisibleElements).
+    const width = Math.max(NODE_WIDTH, layout.width - DEFAULT_LAYOUT.gapX);
+    const height = Math.max(NODE_HEIGHT, layout.height - DEFAULT_LAYOUT.gapY);
+    void flow.fitBounds({ x: 0, y: 0, width, height }, { duration: 200, padding: 0.1 });
+  }, [fit, controller, flow]);
   return null;
 }
 
@@ -183,7 +189,8 @@ function Graph() {
     >
       <Background />
       <MiniMap<FlowNode> pannable zoomable nodeClassName={miniMapClass} />
-      <Controls showInteractive={false} />
+      {/* Its fit button would call fitView, which never fits a graph larger than the view (see ViewportControl): the toolbar's Fit does. */}
+      <Controls showInteractive={false} showFitView={false} />
       <ViewportControl />
     </ReactFlow>
   );

@@ -84,7 +84,8 @@ export function LibrarySidebar() {
         {groups.map((group) => (
           <li key={group.projectId} className="project">
             <div className="project-name" title={group.cwd}>
-              {group.cwd}
+              {/* Isolated: the right-to-left box (an ellipsis at the start) must not move a leading "/" to the end. */}
+              <bdi>{group.cwd}</bdi>
             </div>
             <ul className="session-list">
               {group.rows.map(({ item, depth, hit }) => (

@@ -100,6 +100,8 @@ export function createController(
   let noticeSerial = 0;
   let centreSerial = 0;
   let searchTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The open asked for last: the main process announces its view with `session.switched` before it answers. */
+  let pendingOpen: { sessionId: string; leafId: string | null } | null = null;
 
   const { library, session, context, live } = stores;
   const model = () => selectors.model(session.getState());
@@ -203,9 +205,13 @@ export function createController(
 
   async function openSession(sessionId: string, leafId: string | null = null) {
     const serial = ++openSerial;
+    const pending = { sessionId, leafId };
+    pendingOpen = pending;
     session.setState({ status: "loading", error: null, openingId: sessionId });
     try {
-      const view = await client.request("session.open", { sessionId });
+      const view = await client.request("session.open", { sessionId }).finally(() => {
+        if (pendingOpen === pending) pendingOpen = null;
+      });
       if (serial !== openSerial || disposed) return;
       showView(view, leafId);
       markOpen(view.sessionId);
@@ -473,8 +479,11 @@ export function createController(
         live.setState({ reloadNotice: `${why}: Arbor read it again.` });
       }),
       client.on("session.switched", ({ view }) => {
+        // The view an open asked for (a deep link's entry included) arrives here first; its answer is then dropped.
+        const leafId = pendingOpen?.sessionId === view.sessionId ? pendingOpen.leafId : null;
+        pendingOpen = null;
         ++openSerial;
-        showView(view, null);
+        showView(view, leafId);
         markOpen(view.sessionId);
       }),
     );
