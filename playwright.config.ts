@@ -4,11 +4,12 @@
  *
  *   electron   the desktop app, through Playwright's Electron support
  *              (e2e/electron.spec.ts; skips when the Electron binary is absent)
+ *   chromium   `arbor serve` in a browser (e2e/serve.*.spec.ts): each spec file
+ *              starts its own server on a temp library. Debian's Chromium
+ *              (`apt-get install chromium`): Playwright's own browser builds
+ *              cannot be downloaded here.
  *
- * `arbor serve` in a browser is meant to be a second project here, e.g.
- *   { name: "chromium", testMatch: /serve\..*spec\.ts$/,
- *     use: { browserName: "chromium", launchOptions: { executablePath: "/usr/bin/chromium" } } }
- * (Debian's Chromium: Playwright's own browser builds cannot be downloaded here.)
+ * The global setup builds the renderer once (`npx electron-vite build`).
  */
 
 import { defineConfig } from "@playwright/test";
@@ -17,15 +18,35 @@ export default defineConfig({
   testDir: "e2e",
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  // The Electron app holds a single-instance lock; the serve tests share one server.
+  // The Electron app holds a single-instance lock; each serve spec file starts its own server.
   workers: 1,
   forbidOnly: Boolean(process.env.CI),
   // The gate reads the JSON report from PLAYWRIGHT_JSON_OUTPUT_NAME.
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [["list"], ["json"]] : [["list"]],
+  globalSetup: "./e2e/support/global-setup.ts",
   projects: [
     {
       name: "electron",
       testMatch: /electron\.spec\.ts$/,
+    },
+    {
+      name: "chromium",
+      testMatch: /serve\..*spec\.ts$/,
+      use: {
+        browserName: "chromium",
+        viewport: { width: 1600, height: 1000 },
+        launchOptions: {
+          executablePath: "/usr/bin/chromium",
+          args: [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+          ],
+        },
+      },
     },
   ],
 });

@@ -1,0 +1,470 @@
+/**
+ * The explorer end to end in Chromium, against a real `arbor serve` on a
+ * temp copy of the bundled demo library: the library, the graph, the
+ * context preview (checked against `arbor context --json`), Pi's filter
+ * modes (checked against shared/graph's `visibleTree` over the file as
+ * shared/session reads it), search and keys, chains, the damaged file and
+ * deep links. Screenshots of the main views go to test-results/screenshots.
+ */
+
+import { expect, type Page, test } from "@playwright/test";
+import { FILTER_MODES, type FilterMode } from "../shared/graph/index.ts";
+import type { SessionIndex } from "../shared/session/index.ts";
+import {
+  chainNodes,
+  distanceFromCentre,
+  drawnIds,
+  expandAllChains,
+  expectPreviewOf,
+  filterSelect,
+  fitAll,
+  graphPanel,
+  graphStatus,
+  library,
+  node,
+  openApp,
+  openSession,
+  preview,
+  previewItems,
+  screenshot,
+  searchBox,
+  sessionRow,
+} from "./support/app.ts";
+import {
+  type CliContext,
+  cliContexts,
+  comparable,
+  expectedVisible,
+  messageTexts,
+  visibleTreeOf,
+  pathTo,
+  sourceEntryIds,
+} from "./support/oracle.ts";
+import { DAMAGED, type DemoSession, LOGIN, leafOf, RELEASE, writeDemo } from "./support/demo.ts";
+import type { PageGlobals } from "./support/page-globals.ts";
+import { type RunningServe, startServe } from "./support/serve.ts";
+
+let serve: RunningServe;
+let login: DemoSession;
+let release: DemoSession;
+let damaged: DemoSession;
+
+test.beforeAll(async () => {
+  const demo = writeDemo();
+  ({ login, release, damaged } = demo);
+  serve = await startServe({ dirs: [demo.root], removeDirsOnStop: true });
+});
+
+test.afterAll(async () => {
+  const code = await serve?.stop();
+  expect(code, serve?.output()).toBe(0);
+});
+
+function entriesOfType(index: SessionIndex, type: string, role?: string): string[] {
+  return [...index.nodes.values()]
+    .filter((treeNode) => {
+      const entry = index.entryOfNode(treeNode) as unknown as Record<string, unknown>;
+      const message = entry.message as Record<string, unknown> | undefined;
+      return entry.type === type && (role === undefined || message?.role === role);
+    })
+    .map((treeNode) => treeNode.id);
+}
+
+async function openLogin(page: Page) {
+  await openApp(page, serve.url);
+  await openSession(page, LOGIN, leafOf(login));
+}
+
+/** The preview against the CLI's context for the same leaf: roles, order, source entries, texts, count. */
+async function expectPreviewMatches(page: Page, session: DemoSession, leafId: string, cli: CliContext) {
+  await expectPreviewOf(page, leafId, "agent");
+  const items = await previewItems(page);
+  await expect(preview(page)).toHaveAttribute("data-message-count", String(cli.messages.length));
+  expect(items.map((item) => item.role)).toEqual(cli.messages.map((message) => message.role));
+  expect(items.map((item) => item.entryId)).toEqual(sourceEntryIds(session.index, leafId, cli.messages));
+  cli.messages.forEach((message, i) => {
+    for (const text of messageTexts(message)) {
+      expect(comparable(items[i]!.text), `message ${i} (${message.role}) of ${leafId}`).toContain(
+        comparable(text),
+      );
+    }
+  });
+}
+
+test("the library lists the demo sessions by project; a session opens with its graph and context", async ({
+  page,
+}) => {
+  await openApp(page, serve.url);
+  const projects = library(page).locator(".project");
+  await expect(projects).toHaveCount(2);
+  const byProject = await projects.evaluateAll((groups) =>
+    groups.map((group) => ({
+      cwd: group.querySelector(".project-name")?.getAttribute("title"),
+      sessions: [...group.querySelectorAll(".session-name")].map((name) => name.textContent?.trim()),
+    })),
+  );
+  expect(byProject).toEqual([
+    { cwd: "/home/demo/projects/release-cli", sessions: [`${DAMAGED} labelled \`bug\`.`, RELEASE] },
+    {
+      cwd: "/home/demo/projects/webapp",
+      sessions: [LOGIN, expect.stringMatching(/^↳ The login e2e test fails/)],
+    },
+  ]);
+  await expect(sessionRow(page, LOGIN)).not.toHaveAttribute("aria-current", "true");
+
+  await openSession(page, LOGIN, leafOf(login));
+  await expect(page.locator(".app-header .session-title")).toHaveText(LOGIN);
+  await expect(page.locator(".app-header .badge.live")).toHaveCount(0);
+  const status = await graphStatus(page);
+  expect(status.entries).toBe(login.index.nodes.size);
+  expect(status.visible).toBe(expectedVisible(login.index, "default").length);
+  await screenshot(page, "library-graph-preview");
+});
+
+test("clicked entries show the context `arbor context --json` prints for them, agent and LLM forms", async ({
+  page,
+}) => {
+  const index = login.index;
+  const onLeafPath = new Set(pathTo(index, leafOf(login)));
+  const [branchSummary] = entriesOfType(index, "branch_summary");
+  const [compaction] = entriesOfType(index, "compaction");
+  const abandoned = entriesOfType(index, "message").filter((id) => !onLeafPath.has(id));
+  const afterCompaction = pathTo(index, leafOf(login)).slice(pathTo(index, compaction!).length);
+  const userAfterCompaction = afterCompaction.find((id) =>
+    entriesOfType(index, "message", "user").includes(id),
+  );
+  const lastAssistant = afterCompaction.filter((id) =>
+    entriesOfType(index, "message", "assistant").includes(id),
+  );
+  const leaves = [
+    abandoned[0]!, // the user's question that started the abandoned approach
+    abandoned[abandoned.length - 1]!, // the abandoned branch's last answer
+    branchSummary!,
+    compaction!,
+    userAfterCompaction!,
+    lastAssistant[lastAssistant.length - 1]!,
+    entriesOfType(index, "message", "toolResult")[0]!,
+    entriesOfType(index, "message", "bashExecution")[0]!,
+    entriesOfType(index, "custom_message")[0]!,
+  ];
+  expect(new Set(leaves).size).toBe(leaves.length);
+  const agent = cliContexts(login.file, leaves);
+  const llm = cliContexts(login.file, leaves, { llm: true });
+
+  await openLogin(page);
+  // The file's leaf first: what the window shows on opening.
+  const [fileLeaf] = cliContexts(login.file, [leafOf(login)]).values();
+  await expectPreviewMatches(page, login, leafOf(login), fileLeaf!);
+
+  for (const leaf of leaves) {
+    // A chain is named after its first entry: a new selection can start a new run, folded again.
+    await expandAllChains(page);
+    await node(page, leaf).click();
+    await expect(node(page, leaf).locator(".entry-node")).toHaveAttribute("data-selected", "true");
+    await expectPreviewMatches(page, login, leaf, agent.get(leaf)!);
+  }
+  await page.getByRole("button", { name: "Centre" }).click();
+  await expect.poll(() => distanceFromCentre(page, leaves[leaves.length - 1]!)).toBeLessThan(20);
+  await screenshot(page, "preview-custom-message");
+
+  // "What the model sees": convertToLlm's messages, as `--llm` prints them.
+  await page.getByRole("button", { name: "What the model sees" }).click();
+  for (const leaf of leaves) {
+    await expandAllChains(page);
+    await node(page, leaf).click();
+    await expectPreviewOf(page, leaf, "llm");
+    const expected = llm.get(leaf)!.messages;
+    await expect(preview(page)).toHaveAttribute("data-message-count", String(expected.length));
+    const items = await previewItems(page);
+    expect(items.map((item) => item.role)).toEqual(expected.map((message) => message.role));
+    const agentMessages = agent.get(leaf)!.messages;
+    if (agentMessages.length === expected.length) {
+      // One LLM message per agent message: each is paired with the entry it came from.
+      expect(items.map((item) => item.entryId)).toEqual(sourceEntryIds(index, leaf, agentMessages));
+    }
+    expected.forEach((message, i) => {
+      for (const text of messageTexts(message))
+        expect(comparable(items[i]!.text)).toContain(comparable(text));
+    });
+  }
+  await screenshot(page, "preview-llm");
+  await page.getByRole("button", { name: "Agent messages" }).click();
+  await expectPreviewOf(page, leaves[leaves.length - 1]!, "agent");
+
+  // The inspector: the selected entry as it is in the file, with its line.
+  await page.getByRole("tab", { name: "Entry" }).click();
+  const inspector = page.getByRole("region", { name: "Entry inspector" });
+  await expect(inspector).toHaveAttribute("data-entry-id", leaves[leaves.length - 1]!);
+  await expect(inspector.locator(".inspector-header")).toContainText(
+    `line ${index.nodes.get(leaves[leaves.length - 1]!)!.line}`,
+  );
+  await expect(inspector.locator(".raw-entry")).toContainText('"customType": "ci-status"');
+  await screenshot(page, "inspector");
+});
+
+test("each filter mode draws exactly the entries Pi's /tree shows", async ({ page }) => {
+  await openLogin(page);
+  for (const mode of FILTER_MODES) {
+    await filterSelect(page).selectOption(mode);
+    const expected = expectedVisible(login.index, mode);
+    await expect.poll(async () => (await graphStatus(page)).visible, { message: mode }).toBe(expected.length);
+
+    // Folded: the drawn entries and the chains' entries add up to the visible ones.
+    await fitAll(page);
+    const drawn = await drawnIds(page);
+    const entryNodes = drawn.filter((id) => !id.startsWith("chain:"));
+    const chains = await chainNodes(page).evaluateAll((nodes) =>
+      nodes.map((element) => ({
+        id: element.getAttribute("data-id")!,
+        size: Number(/(\d+) entries/.exec(element.textContent ?? "")?.[1]),
+      })),
+    );
+    for (const id of entryNodes) expect(expected, `${mode}: ${id} is drawn`).toContain(id);
+    for (const chain of chains) expect(expected).toContain(chain.id.slice("chain:".length));
+    expect(entryNodes.length + chains.reduce((sum, chain) => sum + chain.size, 0), mode).toBe(
+      expected.length,
+    );
+
+    // Expanded: one node per visible entry, in Pi's order.
+    await expandAllChains(page);
+    expect(await drawnIds(page), mode).toEqual(expected);
+    if (mode === "user-only") {
+      const kinds = await page
+        .locator(".entry-node")
+        .evaluateAll((nodes) => nodes.map((element) => element.getAttribute("data-kind")));
+      expect(new Set(kinds)).toEqual(new Set(["user"]));
+    }
+  }
+  await filterSelect(page).selectOption("all");
+  await expandAllChains(page);
+  await page.getByRole("button", { name: "Centre" }).click();
+  await expect.poll(() => distanceFromCentre(page, leafOf(login))).toBeLessThan(20);
+  await screenshot(page, "filter-all-expanded");
+});
+
+test("search, keyboard navigation and filter cycling work as in Pi's /tree", async ({ page }) => {
+  await openLogin(page);
+  await expandAllChains(page);
+  const order = expectedVisible(login.index, "default");
+  const cursorNode = page.locator('.entry-node[aria-current="true"]');
+  const cursorEntry = async () =>
+    cursorNode.evaluate((element) => element.closest(".react-flow__node")?.getAttribute("data-id"));
+
+  // `/` focuses the search; typing highlights the matches.
+  await page.keyboard.press("/");
+  await expect(searchBox(page)).toBeFocused();
+  await page.keyboard.type("csrf");
+  const matches = page.locator(".entry-node.match");
+  await expect(matches.first()).toBeVisible();
+  const matchIds = await matches.evaluateAll((nodes) =>
+    nodes.map((element) => element.closest(".react-flow__node")!.getAttribute("data-id")!),
+  );
+  for (const title of await matches.evaluateAll((nodes) => nodes.map((n) => n.getAttribute("title")))) {
+    expect(title?.toLowerCase()).toContain("csrf");
+  }
+  await expect(page.locator(".match-info")).toHaveText(`–/${matchIds.length}`);
+
+  // Enter jumps to the next match in the visible order and centres it.
+  const start = order.indexOf((await cursorEntry())!);
+  const firstMatch =
+    order.find((id, i) => i > start && matchIds.includes(id)) ?? order.find((id) => matchIds.includes(id));
+  await page.keyboard.press("Enter");
+  await expect(node(page, firstMatch!).locator(".entry-node")).toHaveAttribute("aria-current", "true");
+  await expect(page.locator(".match-info")).toHaveText(
+    `${matchIds.filter((id) => order.indexOf(id) <= order.indexOf(firstMatch!)).length}/${matchIds.length}`,
+  );
+  await expect.poll(() => distanceFromCentre(page, firstMatch!)).toBeLessThan(20);
+  await screenshot(page, "search");
+
+  // Esc in the box clears the search and leaves it.
+  await page.keyboard.press("Escape");
+  await expect(searchBox(page)).toHaveValue("");
+  await expect(searchBox(page)).not.toBeFocused();
+  await expect(matches).toHaveCount(0);
+
+  // Up/Down follow the visible order (wrapping); the status line counts along.
+  let at = order.indexOf(firstMatch!);
+  for (const [key, step] of [
+    ["ArrowDown", 1],
+    ["ArrowDown", 1],
+    ["ArrowDown", 1],
+    ["ArrowUp", -1],
+  ] as const) {
+    await page.keyboard.press(key);
+    at = (at + step + order.length) % order.length;
+    await expect(node(page, order[at]!).locator(".entry-node")).toHaveAttribute("aria-current", "true");
+    await expect(page.locator(".graph-status")).toContainText(`(${at + 1}/${order.length})`);
+  }
+  // From the first entry, Up wraps to the last.
+  for (let i = at; i > 0; i--) await page.keyboard.press("ArrowUp");
+  await expect(node(page, order[0]!).locator(".entry-node")).toHaveAttribute("aria-current", "true");
+  await page.keyboard.press("ArrowUp");
+  await expect(node(page, order[order.length - 1]!).locator(".entry-node")).toHaveAttribute(
+    "aria-current",
+    "true",
+  );
+  for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowDown");
+  const chosen = order[2]!;
+  await expect(node(page, chosen).locator(".entry-node")).toHaveAttribute("aria-current", "true");
+
+  // Enter takes the cursor's entry as leaf.
+  await expect(preview(page)).not.toHaveAttribute("data-leaf-id", chosen);
+  await page.keyboard.press("Enter");
+  await expectPreviewOf(page, chosen);
+  await expect(node(page, chosen).locator(".entry-node")).toHaveAttribute("data-selected", "true");
+
+  // Ctrl+O cycles the filter, Shift+Ctrl+O goes back; the drawn entries follow.
+  const cycle: FilterMode[] = ["no-tools", "user-only", "labeled-only", "all", "default"];
+  for (const mode of cycle) {
+    await page.keyboard.press("Control+o");
+    await expect(filterSelect(page)).toHaveValue(mode);
+    await expect
+      .poll(async () => (await graphStatus(page)).visible)
+      .toBe(expectedVisible(login.index, mode).length);
+  }
+  await page.keyboard.press("Shift+Control+O");
+  await expect(filterSelect(page)).toHaveValue("all");
+  await page.keyboard.press("Control+o");
+  await expect(filterSelect(page)).toHaveValue("default");
+
+  // Esc outside the box clears a search too.
+  await page.keyboard.press("/");
+  await page.keyboard.type("root cause");
+  await expect(page.locator(".match-info")).toHaveText(/\/1$/);
+  await searchBox(page).evaluate((input) => input.blur());
+  await page.keyboard.press("Escape");
+  await expect(searchBox(page)).toHaveValue("");
+  await expect(page.locator(".match-info")).toHaveText("");
+});
+
+test("chains expand on click and fold again; a branch folds and unfolds", async ({ page }) => {
+  await openLogin(page);
+  await fitAll(page);
+  const expected = expectedVisible(login.index, "default");
+  const chain = chainNodes(page).first();
+  const chainId = (await chain.getAttribute("data-id"))!;
+  const size = Number(/(\d+) entries/.exec((await chain.textContent()) ?? "")?.[1]);
+  expect(size).toBeGreaterThanOrEqual(3);
+  const first = chainId.slice("chain:".length);
+  const members = expected.slice(expected.indexOf(first), expected.indexOf(first) + size);
+  for (const id of members) await expect(node(page, id)).toHaveCount(0);
+  const before = await graphStatus(page);
+
+  await chain.click();
+  await expect(node(page, chainId)).toHaveCount(0);
+  await fitAll(page);
+  for (const id of members) await expect(node(page, id)).toBeVisible();
+  expect((await graphStatus(page)).nodes).toBe(before.nodes + size - 1);
+  await screenshot(page, "chain-expanded");
+
+  await page.getByRole("button", { name: "Fold chains" }).click();
+  await expect(node(page, chainId)).toBeVisible();
+  for (const id of members) await expect(node(page, id)).toHaveCount(0);
+  expect((await graphStatus(page)).nodes).toBe(before.nodes);
+
+  // Pi's fold: the first entry of a branch segment hides everything below it.
+  await expandAllChains(page);
+  const all = await graphStatus(page);
+  const tree = visibleTreeOf(login.index, "default");
+  // A branch's first entry, with entries below it.
+  const segmentStart = tree.order.find((id) => {
+    const parent = tree.parent.get(id);
+    return parent && tree.children.get(parent)!.length > 1 && tree.children.get(id)!.length > 0;
+  })!;
+  const foldable = node(page, segmentStart);
+  const below: string[] = [];
+  for (const stack = [...tree.children.get(segmentStart)!]; stack.length > 0; ) {
+    const id = stack.pop()!;
+    below.push(id);
+    stack.push(...tree.children.get(id)!);
+  }
+  expect(below.length).toBeGreaterThan(0);
+  await foldable.getByRole("button", { name: "Fold" }).click();
+  await expect(node(page, segmentStart).getByRole("button", { name: "Unfold" })).toBeVisible();
+  await expect.poll(async () => (await graphStatus(page)).visible).toBe(all.visible - below.length);
+  for (const id of below) await expect(node(page, id)).toHaveCount(0);
+  await fitAll(page);
+  await screenshot(page, "branch-folded");
+  await node(page, segmentStart).getByRole("button", { name: "Unfold" }).click();
+  await expect.poll(async () => (await graphStatus(page)).visible).toBe(all.visible);
+  await fitAll(page);
+  for (const id of below) await expect(node(page, id)).toBeVisible();
+});
+
+test("the damaged file opens with its problems and line numbers; the window keeps working", async ({
+  page,
+}) => {
+  const problems = damaged.index.problems;
+  expect(problems.map((problem) => problem.kind).sort()).toEqual([
+    "malformed-json",
+    "malformed-json",
+    "orphan",
+  ]);
+  // The last line is half written: the reader says so.
+  expect(problems.find((problem) => problem.line === damaged.index.lineCount)?.message).toContain(
+    "may still be being written",
+  );
+  await openApp(page, serve.url);
+  await openSession(page, DAMAGED, leafOf(damaged));
+  const header = page.locator(".app-header");
+  await expect(header.locator(".badge.warning")).toHaveText(`${problems.length} problems`);
+  await header.locator(".badge.warning").click();
+  const list = page.getByRole("list", { name: "Problems in the file" });
+  for (const problem of problems) {
+    await expect(list).toContainText(`line ${problem.line}: ${problem.severity}: ${problem.message}`);
+  }
+  await screenshot(page, "damaged-file");
+  await header.locator(".badge.warning").click();
+  await expect(list).toBeHidden();
+
+  // The orphan is drawn as a root; its own problem shows with it in the inspector.
+  const orphan = damaged.index.orphans[0]!;
+  await fitAll(page);
+  await node(page, orphan).click();
+  await expectPreviewOf(page, orphan);
+  await page.getByRole("tab", { name: "Entry" }).click();
+  const orphanProblem = problems.find((problem) => problem.kind === "orphan")!;
+  await expect(page.getByRole("list", { name: "Problems" })).toContainText(
+    `line ${orphanProblem.line}: warning: ${orphanProblem.message}`,
+  );
+  await screenshot(page, "damaged-orphan-inspector");
+
+  // And another session opens afterwards.
+  await page.getByRole("tab", { name: "Context" }).click();
+  await openSession(page, RELEASE, leafOf(release));
+  await expect(header.locator(".session-title")).toHaveText(RELEASE);
+  await expect(header.locator(".badge.warning")).toHaveCount(0);
+});
+
+test("a deep link opens that session with that entry selected", async ({ page }) => {
+  await openApp(page, serve.url);
+  const sessionId = (await sessionRow(page, LOGIN).getAttribute("data-session-id"))!;
+  const index = login.index;
+  const onLeafPath = new Set(pathTo(index, leafOf(login)));
+  // An entry inside a chain on the abandoned branch: the link must reveal it.
+  const target = entriesOfType(index, "message", "assistant").filter((id) => !onLeafPath.has(id))[0]!;
+  const [expected] = cliContexts(login.file, [target]).values();
+
+  await page.goto(serve.urlWith({ session: sessionId, leaf: target }));
+  await expect(sessionRow(page, LOGIN)).toHaveAttribute("aria-current", "true");
+  await expect(node(page, target).locator(".entry-node")).toHaveAttribute("data-selected", "true");
+  await expect(node(page, target).locator(".entry-node")).toHaveAttribute("aria-current", "true");
+  await expectPreviewMatches(page, login, target, expected!);
+  await expect.poll(() => distanceFromCentre(page, target)).toBeLessThan(20);
+
+  // Without the token in the URL (the cookie carries it) and with an unknown entry: the leaf, and a notice.
+  await page.goto(`${serve.origin}/?session=${encodeURIComponent(sessionId)}&leaf=nosuchid`);
+  await expectPreviewOf(page, leafOf(login));
+  await expect(page.getByRole("alert")).toContainText("nosuchid");
+});
+
+test("the dark theme follows the system's colour scheme", async ({ page }) => {
+  await page.emulateMedia({ colorScheme: "dark" });
+  await openLogin(page);
+  const background = await page
+    .locator("body")
+    .evaluate((body) => (globalThis as unknown as PageGlobals).getComputedStyle(body).backgroundColor);
+  expect(background).not.toBe("rgb(255, 255, 255)");
+  await expect(graphPanel(page).locator(".react-flow")).toHaveClass(/dark/);
+  await screenshot(page, "dark-theme");
+});

@@ -1,0 +1,149 @@
+/**
+ * The explorer page as the tests drive it: where things are, and waits for
+ * the states the app signals in the DOM (attributes, nodes, text), never
+ * for a fixed time.
+ */
+
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { expect, type Locator, type Page } from "@playwright/test";
+import { REPO } from "./serve.ts";
+
+export const SCREENSHOT_DIR = join(REPO, "test-results", "screenshots");
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const path = join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path });
+  return path;
+}
+
+export const library = (page: Page) => page.getByRole("navigation", { name: "Library" });
+export const preview = (page: Page) => page.locator('[aria-label="Context preview"]');
+export const graphPanel = (page: Page) => page.getByRole("region", { name: "Session graph" });
+export const statusLine = (page: Page) => page.locator(".graph-status");
+export const node = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
+export const chainNodes = (page: Page) => page.locator(".react-flow__node-chain");
+export const filterSelect = (page: Page) => page.getByRole("combobox", { name: "Filter" });
+export const searchBox = (page: Page) => page.getByRole("searchbox", { name: "Search entries" });
+
+/** The library row of a session, by the name the sidebar shows. */
+export function sessionRow(page: Page, name: string): Locator {
+  return library(page).locator(".session-row", {
+    has: page.locator(".session-name", { hasText: name }),
+  });
+}
+
+/** Opens the app and waits for the library to list sessions. */
+export async function openApp(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await expect(library(page).locator(".session-row").first()).toBeVisible();
+}
+
+/** Waits until the preview shows the context of `leafId` (in `mode`, when given). */
+export async function expectPreviewOf(page: Page, leafId: string, mode?: "agent" | "llm"): Promise<void> {
+  await expect(preview(page)).toHaveAttribute("data-leaf-id", leafId);
+  await expect(preview(page)).toHaveAttribute("aria-busy", "false");
+  if (mode) await expect(preview(page)).toHaveAttribute("data-mode", mode);
+}
+
+/**
+ * Clicks a session in the library and waits until the open has finished
+ * (the graph takes the focus then) and the preview shows its leaf.
+ */
+export async function openSession(page: Page, name: string, leafId: string): Promise<void> {
+  await sessionRow(page, name).click();
+  await expect(sessionRow(page, name)).toHaveAttribute("aria-current", "true");
+  await expect(graphPanel(page)).toBeFocused();
+  await expect(page.getByTestId("graph")).toBeVisible();
+  await expectPreviewOf(page, leafId);
+}
+
+export interface PreviewItem {
+  entryId: string;
+  role: string;
+  text: string;
+}
+
+/** The messages the preview draws, in order. */
+export function previewItems(page: Page): Promise<PreviewItem[]> {
+  return preview(page)
+    .locator("article.message")
+    .evaluateAll((articles) =>
+      articles.map((article) => ({
+        entryId: article.getAttribute("data-entry-id") ?? "",
+        role: article.getAttribute("data-role") ?? "",
+        text: (() => {
+          const body = article.querySelector(".message-body")?.cloneNode(true);
+          // "Show N more lines" is the collapsed text's own button, not the message's.
+          for (const more of body?.querySelectorAll(".more") ?? []) more.remove();
+          return body?.textContent ?? "";
+        })(),
+      })),
+    );
+}
+
+/** The ids of the graph nodes in the DOM (React Flow mounts those in view). */
+export function drawnIds(page: Page): Promise<string[]> {
+  return page
+    .locator(".react-flow__node")
+    .evaluateAll((nodes) => nodes.map((element) => element.getAttribute("data-id") ?? ""));
+}
+
+export interface GraphStatus {
+  /** 1-based position of the cursor in the visible order (0: none). */
+  cursor: number;
+  /** Visible entries. */
+  visible: number;
+  /** Entries in the session. */
+  entries: number;
+  /** Graph nodes (entries and chains). */
+  nodes: number;
+  text: string;
+}
+
+/** The status line under the graph: `(3/21) Default · 27 entries, 6 nodes drawn`. */
+export async function graphStatus(page: Page): Promise<GraphStatus> {
+  const text = (await statusLine(page).textContent()) ?? "";
+  const match = /^\((\d+)\/(\d+)\) .*? · ([\d,]+) entries, ([\d,]+) nodes drawn/.exec(text);
+  if (!match) throw new Error(`unexpected status line: ${text}`);
+  const number = (value: string) => Number(value.replace(/,/g, ""));
+  return {
+    cursor: number(match[1]!),
+    visible: number(match[2]!),
+    entries: number(match[3]!),
+    nodes: number(match[4]!),
+    text,
+  };
+}
+
+/** Fits the whole graph in view, then waits until every graph node is mounted. */
+export async function fitAll(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Fit", exact: true }).click();
+  await expect.poll(async () => (await drawnIds(page)).length === (await graphStatus(page)).nodes).toBe(true);
+}
+
+/** Expands every chain (clicking each), so each visible entry is a node of its own, all in view. */
+export async function expandAllChains(page: Page): Promise<void> {
+  for (let round = 0; round < 200; round++) {
+    await fitAll(page);
+    const status = await graphStatus(page);
+    if (status.nodes === status.visible) return;
+    const chain = chainNodes(page).first();
+    const id = await chain.getAttribute("data-id");
+    await chain.click();
+    await expect(node(page, id!)).toHaveCount(0);
+  }
+  throw new Error("chains kept appearing");
+}
+
+/** How far a node's centre is from the graph canvas's centre, in pixels. */
+export async function distanceFromCentre(page: Page, id: string): Promise<number> {
+  const box = await node(page, id).boundingBox();
+  const canvas = await page.getByTestId("graph").boundingBox();
+  if (!box || !canvas) return Number.POSITIVE_INFINITY;
+  return Math.hypot(
+    box.x + box.width / 2 - (canvas.x + canvas.width / 2),
+    box.y + box.height / 2 - (canvas.y + canvas.height / 2),
+  );
+}
