@@ -26,7 +26,7 @@ import type { SessionRuntime } from "../runtime/session-runtime.ts";
 import { LIVE_WINDOW_MS } from "../store/append.ts";
 import type { EventSink } from "./event-sink.ts";
 import { HandleRegistry } from "./handles.ts";
-import { contextView, entryDetail, treeNodeView, treeNodeViews } from "./views.ts";
+import { contextView, entryDetail, treeNodeView, treeNodeViews } from "../../shared/ipc/views.ts";
 
 /** Supplies the bundled demo library, used when the real library has no sessions at all. */
 export type DemoSource = () => SessionLibrary | Promise<SessionLibrary>;

@@ -11,12 +11,12 @@ import {
   type ContextView,
   type EntryDetail,
   type TreeNodeView,
-} from "../../shared/ipc/contract.ts";
-import { buildSessionProjection, contextGraphOf } from "../../shared/session/context.ts";
-import { convertToLlm } from "../../shared/session/convert-to-llm.ts";
-import { entryFacts, isRecord } from "../../shared/session/facts.ts";
-import type { SessionIndex, TreeNode } from "../../shared/session/tree-index.ts";
-import type { AgentMessage, SessionEntry } from "../../shared/session/types.ts";
+} from "./contract.ts";
+import { buildSessionProjection, contextGraphOf } from "../session/context.ts";
+import { convertToLlm } from "../session/convert-to-llm.ts";
+import { entryFacts, isRecord } from "../session/facts.ts";
+import type { SessionIndex, TreeNode } from "../session/tree-index.ts";
+import type { AgentMessage, SessionEntry } from "../session/types.ts";
 
 /** One node, small: facts from `index.facts(id)` (computed once per entry), no message body. */
 export function treeNodeView(index: SessionIndex, node: TreeNode): TreeNodeView {
