@@ -209,20 +209,10 @@ test("selecting another entry updates the preview with no long task over 200 ms"
   const longest = new Map<GeneratedSession, number>();
   for (const session of [small, grid, large])
     longest.set(session, (await selectAnother(page, session)).longest);
-  expect(longest.get(small)!, "1k entries").toBeLessThanOrEqual(200);
-  // Not met at scale, by a margin too small to mark as a known failure (208-423 ms measured here): every
-  // selection folds the chains and lays out the whole graph again (the selection is kept out of chains:
-  // renderer/src/state/graph-model.ts), walks the whole root path (pathSet), and hands React Flow new node
-  // and edge arrays. Guarded against getting worse; the figures are in the report.
-  for (const session of [grid, large]) {
-    const ms = longest.get(session)!;
-    if (ms > 200) {
-      test.info().annotations.push({
-        type: "perf",
-        description: `${session.name}: a ${ms.toFixed(0)} ms long task on selection (target: 200 ms)`,
-      });
-    }
-    expect(ms, session.name).toBeLessThanOrEqual(1000);
+  // A selection refolds and lays out nothing: the graph's nodes stay the same objects, and only
+  // the edges whose path state changed are new (renderer/src/graph/flow-elements.ts).
+  for (const session of [small, grid, large]) {
+    expect(longest.get(session)!, session.name).toBeLessThanOrEqual(200);
   }
 });
 

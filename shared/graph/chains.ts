@@ -1,6 +1,6 @@
 /**
  * Chain folding: linear runs of the visible tree (no branching, no label, not
- * the leaf, not selected, not a search match) become one chain node, so a
+ * the leaf, not a search match, not folded) become one chain node, so a
  * 100k-entry session draws as a few thousand nodes. A chain is named after
  * its first entry, so its id survives entries being appended to it.
  */
@@ -23,7 +23,10 @@ export interface FoldedGraph {
 }
 
 export interface FoldOptions {
-  /** Entries that must stay nodes of their own (labelled, the leaf, the selection, search matches). */
+  /**
+   * Entries that must stay nodes of their own (labelled, the leaf, search matches, folded). Not the
+   * selection: a selection would re-cut the runs, renaming (and so folding again) expanded chains.
+   */
   keep: (entryId: string) => boolean;
   /** Chains the user expanded, by chain id. */
   expanded?: ReadonlySet<string>;

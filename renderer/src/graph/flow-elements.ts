@@ -95,23 +95,45 @@ export function flowNodes(model: GraphModel, direction: LayoutDirection): FlowNo
   return nodes;
 }
 
-/** Edges; the ones into a node on the selected path are marked (a chain is on it when its first entry is). */
-export function flowEdges(model: GraphModel, path: ReadonlySet<string>): Edge[] {
-  const edges: Edge[] = [];
+/** Each graph node's incoming edge, off and on the selected path: made once per model. */
+interface EdgePair {
+  first: string;
+  off: Edge;
+  on: Edge;
+}
+
+const edgePairs = new WeakMap<GraphModel, EdgePair[]>();
+
+function edgePairsOf(model: GraphModel): EdgePair[] {
+  let pairs = edgePairs.get(model);
+  if (pairs) return pairs;
+  pairs = [];
   for (const graphNode of model.graph.nodes) {
     if (graphNode.parent === null) continue;
-    const first = graphNode.kind === "entry" ? graphNode.entryId : graphNode.entryIds[0]!;
-    const onPath = path.has(first);
-    edges.push({
+    const off: Edge = {
       id: `${graphNode.parent}->${graphNode.id}`,
       source: graphNode.parent,
       target: graphNode.id,
       type: "smoothstep",
-      className: onPath ? "on-path" : undefined,
-      zIndex: onPath ? 1 : 0,
+      zIndex: 0,
       focusable: false,
       selectable: false,
-    } as Edge);
+    };
+    pairs.push({
+      first: graphNode.kind === "entry" ? graphNode.entryId : graphNode.entryIds[0]!,
+      off,
+      on: { ...off, className: "on-path", zIndex: 1 },
+    });
   }
-  return edges;
+  edgePairs.set(model, pairs);
+  return pairs;
+}
+
+/**
+ * Edges; the ones into a node on the selected path are marked (a chain is on it when its first
+ * entry is). A new selection only swaps the edge objects whose state changed, so React Flow
+ * re-renders those edges and not the other thousands.
+ */
+export function flowEdges(model: GraphModel, path: ReadonlySet<string>): Edge[] {
+  return edgePairsOf(model).map((pair) => (path.has(pair.first) ? pair.on : pair.off));
 }

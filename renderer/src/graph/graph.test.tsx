@@ -118,9 +118,11 @@ describe("the session graph", () => {
     expect(cursorOf(explorer)).toBe("u1");
     key({ key: "ArrowLeft" });
     expect(cursorOf(explorer)).toBe("u0");
-    // The fold button on a node does the same as Ctrl+Left.
+    // The fold button on a node does the same as Ctrl+Left; a cursor below it moves up to it.
+    act(() => explorer.controller.setCursor("a1"));
     fireEvent.click(within(explorer.node("u1")!).getByRole("button", { name: "Fold" }));
     await waitFor(() => expect(explorer.node("a1")).toBeNull());
+    expect(cursorOf(explorer)).toBe("u1");
     explorer.unmount();
   });
 
@@ -141,11 +143,14 @@ describe("the session graph", () => {
     expect(explorer.drawnIds()).toHaveLength(24);
     fireEvent.click(screen.getByRole("button", { name: "Fold chains" }));
     await waitFor(() => expect(explorer.node(chainId("u0"))).not.toBeNull());
-    // Selecting an entry inside a chain keeps it out of the chain, which splits around it.
+    // Selecting an entry inside a folded chain opens that chain; selecting elsewhere leaves it open.
     act(() => explorer.controller.select("u5"));
     await waitFor(() => expect(explorer.node("u5")).not.toBeNull());
-    expect(explorer.node(chainId("u0"))).not.toBeNull();
-    expect(explorer.node(chainId("a5"))).not.toBeNull();
+    expect(explorer.node(chainId("u0"))).toBeNull();
+    act(() => explorer.controller.select("u2"));
+    act(() => explorer.controller.select("a9"));
+    expect(explorer.controller.stores.session.getState().selectedId).toBe("a9");
+    expect(explorer.drawnIds()).toHaveLength(24);
     explorer.unmount();
   });
 

@@ -239,7 +239,12 @@ export function createController(
     });
   }
 
+  /** Selects an entry as the context's leaf; a folded chain holding it opens, so the selection has a node of its own. */
   function select(entryId: string) {
+    const chain = model()?.graph.nodeOfEntry.get(entryId);
+    if (chain !== undefined && chain !== entryId) {
+      session.setState({ expandedChains: new Set([...session.getState().expandedChains, chain]) });
+    }
     session.setState({ selectedId: entryId, cursorId: entryId });
   }
 
@@ -263,6 +268,8 @@ export function createController(
     if (folded.has(entryId)) folded.delete(entryId);
     else folded.add(entryId);
     session.setState({ folded });
+    // Folding an ancestor of the cursor (with the mouse) would hide it: it moves up to the folded entry.
+    settleCursor();
   }
 
   /** After the visible tree changed, keep the cursor on a visible entry (Pi's nearest visible ancestor). */

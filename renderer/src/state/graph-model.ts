@@ -105,7 +105,6 @@ export function createGraphSelectors(): GraphSelectors {
     (
       tree: VisibleTree,
       view: SessionView,
-      selectedId: string | null,
       found: ReadonlySet<string>,
       foldedSet: ReadonlySet<string>,
       expanded: ReadonlySet<string>,
@@ -113,11 +112,7 @@ export function createGraphSelectors(): GraphSelectors {
       const byId = nodesById(view);
       return foldChains(tree, {
         keep: (id) =>
-          id === view.leafId ||
-          id === selectedId ||
-          found.has(id) ||
-          foldedSet.has(id) ||
-          (byId.get(id)?.label ?? null) !== null,
+          id === view.leafId || found.has(id) || foldedSet.has(id) || (byId.get(id)?.label ?? null) !== null,
         expanded,
       });
     },
@@ -167,7 +162,7 @@ export function createGraphSelectors(): GraphSelectors {
       const found = matches(view, state.searchQuery);
       const onlyMatches = state.searchFilter && searchWords(state.searchQuery).length > 0 ? found : null;
       const tree = visible(view, state.filterMode, state.folded, onlyMatches);
-      const graph = folded(tree, view, state.selectedId, found, state.folded, state.expandedChains);
+      const graph = folded(tree, view, found, state.folded, state.expandedChains);
       return model(view, tree, found, graph, layout(graph, state.direction));
     },
     pathSet(state) {
