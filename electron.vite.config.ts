@@ -15,7 +15,7 @@ import { resolve } from "node:path";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "electron-vite";
 import type { Plugin } from "vite";
-import { CONTENT_SECURITY_POLICY } from "./app/electron/csp.ts";
+import { CONTENT_SECURITY_POLICY_META } from "./app/electron/csp.ts";
 
 const root = import.meta.dirname;
 
@@ -40,7 +40,7 @@ function contentSecurityPolicyMeta(): Plugin {
         return [
           {
             tag: "meta",
-            attrs: { "http-equiv": "Content-Security-Policy", content: CONTENT_SECURITY_POLICY },
+            attrs: { "http-equiv": "Content-Security-Policy", content: CONTENT_SECURITY_POLICY_META },
             injectTo: "head-prepend",
           },
         ];

@@ -2,6 +2,8 @@ import react from "@vitejs/plugin-react";
 import { describe, expect, it } from "vitest";
 import {
   CONTENT_SECURITY_POLICY,
+  CONTENT_SECURITY_POLICY_META,
+  contentSecurityPolicyConnectingTo,
   developmentContentSecurityPolicy,
   isDocumentResource,
   REACT_REFRESH_PREAMBLE,
@@ -14,6 +16,19 @@ describe("the Content Security Policy", () => {
     expect(CONTENT_SECURITY_POLICY).toBe(
       "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
         "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'",
+    );
+  });
+
+  it("leaves out of the meta tag only what a meta tag cannot carry", () => {
+    expect(CONTENT_SECURITY_POLICY_META).toBe(
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+        "object-src 'none'; base-uri 'none'; form-action 'none'",
+    );
+  });
+
+  it("adds connect sources to the production policy and nothing else", () => {
+    expect(contentSecurityPolicyConnectingTo(["ws://127.0.0.1:9"])).toBe(
+      CONTENT_SECURITY_POLICY.replace("connect-src 'self'", "connect-src 'self' ws://127.0.0.1:9"),
     );
   });
 

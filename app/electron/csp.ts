@@ -31,6 +31,27 @@ function serialize(directives: ReadonlyArray<readonly [string, readonly string[]
 /** The policy of every page Arbor ships. */
 export const CONTENT_SECURITY_POLICY = serialize(PRODUCTION_DIRECTIVES);
 
+/** Directives a browser honours only in a response header, and reports as an error in a meta tag. */
+const HEADER_ONLY_DIRECTIVES = new Set(["frame-ancestors", "report-uri", "sandbox"]);
+
+/**
+ * The same policy for index.html's meta tag: without the header-only
+ * directives (framing is refused by the header, and Electron's windows
+ * cannot be framed by another site anyway).
+ */
+export const CONTENT_SECURITY_POLICY_META = serialize(
+  PRODUCTION_DIRECTIVES.filter(([name]) => !HEADER_ONLY_DIRECTIVES.has(name)),
+);
+
+/** The production policy that may also connect to `connectSources` (`arbor serve`'s WebSocket). */
+export function contentSecurityPolicyConnectingTo(connectSources: readonly string[]): string {
+  return serialize(
+    PRODUCTION_DIRECTIVES.map(([name, sources]) =>
+      name === "connect-src" ? [name, [...sources, ...connectSources]] : [name, sources],
+    ),
+  );
+}
+
 /**
  * The inline module script @vitejs/plugin-react puts into index.html under
  * the dev server (React Fast Refresh). A unit test compares it with the

@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { listPackage, extractFile } from "@electron/asar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONTENT_SECURITY_POLICY } from "./csp.ts";
+import { CONTENT_SECURITY_POLICY_META } from "./csp.ts";
 
 const projectDir = resolve(import.meta.dirname, "../..");
 const manifest = JSON.parse(readFileSync(join(projectDir, "package.json"), "utf8")) as {
@@ -164,7 +164,7 @@ describe("the packed app (electron-builder --dir with a stand-in Electron, never
   it("writes the CSP into the page", () => {
     const page = text("/out/renderer/index.html").replaceAll("&#39;", "'");
     expect(page).toContain(
-      `<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">`,
+      `<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY_META}">`,
     );
     expect(page).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
   });

@@ -10,6 +10,7 @@
 
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import { contentSecurityPolicyConnectingTo } from "../electron/csp.ts";
 
 export const LOOPBACK_HOST = "127.0.0.1";
 export const TOKEN_COOKIE = "arbor_token";
@@ -22,17 +23,7 @@ export function createAccessToken(): string {
 
 /** The same policy as Arbor's Electron window, plus the socket this server offers. */
 export function contentSecurityPolicy(port: number): string {
-  return [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data:",
-    `connect-src 'self' ws://${LOOPBACK_HOST}:${port}`,
-    "object-src 'none'",
-    "base-uri 'none'",
-    "frame-ancestors 'none'",
-    "form-action 'none'",
-  ].join("; ");
+  return contentSecurityPolicyConnectingTo([`ws://${LOOPBACK_HOST}:${port}`]);
 }
 
 /** Headers on every response, refusals included. */
