@@ -92,3 +92,41 @@ describe("extendSessionIndex", () => {
     expect(index.leafId).toBe(generated.entryIds[generated.entryIds.length - 1]);
   });
 });
+
+describe("the facts of a structure-first index", () => {
+  it("are read in bulk, and equal a full read's, before and after appends", () => {
+    for (let seed = 1; seed <= 30; seed++) {
+      const generated = generateSession({ seed, damage: seed % 4 === 0 });
+      const bytes = new TextEncoder().encode(generated.text);
+      const full = buildSessionIndex(parseSessionBytes(bytes, { mode: "full" }));
+      const factsOf = (index: SessionIndex) => [...index.nodes.keys()].map((id) => [id, index.facts(id)]);
+
+      let reads = 0;
+      const counted = (offset: number, length: number) => {
+        reads++;
+        return bytes.subarray(offset, offset + length);
+      };
+      const structure = buildSessionIndex(parseSessionBytes(bytes, { mode: "structure" }), counted);
+      expect(factsOf(structure), `seed ${seed}`).toEqual(factsOf(full));
+      // One read for the whole (small) file, not one per deferred line.
+      expect(reads, `seed ${seed}`).toBeLessThanOrEqual(1);
+
+      // Facts asked between appends: the new entries' facts are read, the old ones kept.
+      const cut = generated.text.lastIndexOf("\n", Math.floor(generated.text.length / 2)) + 1;
+      const head = new TextEncoder().encode(generated.text.slice(0, cut)).length;
+      const { index } = readInPieces(bytes, [head], "structure");
+      const halfway = new SessionParser({ mode: "structure" });
+      halfway.push(bytes.subarray(0, head));
+      const first = buildSessionIndex(halfway.end(), (offset, length) =>
+        bytes.subarray(offset, offset + length),
+      );
+      factsOf(first);
+      const start = resumePoint(first);
+      const rest = new SessionParser({ mode: "structure", start });
+      rest.push(bytes.subarray(start.offset));
+      const extended = extendSessionIndex(first, rest.end()).index;
+      expect(factsOf(extended), `seed ${seed}, extended`).toEqual(factsOf(full));
+      expect(factsOf(index), `seed ${seed}, in pieces`).toEqual(factsOf(full));
+    }
+  });
+});

@@ -170,6 +170,8 @@ export function buildSessionIndex(parsed: ParsedSession, readBody?: BodyReader):
 
   const lastEntry = entries[entries.length - 1];
   const factsCache = new Map<string, EntryFacts>();
+  /** `entries[0 .. factsFilled)` all have facts (see `fillFacts`). */
+  let factsFilled = 0;
   const deferredBodies = parsed.records.some((record) => record.deferred);
   if (deferredBodies && !readBody) throw new Error("buildSessionIndex: skimmed records need a body reader");
   const bodies = new Map<TreeNode, SessionEntry>();
@@ -220,6 +222,12 @@ export function buildSessionIndex(parsed: ParsedSession, readBody?: BodyReader):
     facts(id) {
       let facts = factsCache.get(id);
       if (facts) return facts;
+      // Facts are asked for every entry at once (a view of the tree): read the bodies in bulk.
+      if (nodes.get(id)?.deferred && readBody) {
+        factsFilled = fillFacts(entries, factsFilled, nodes, factsCache, bodies, readBody);
+        facts = factsCache.get(id);
+        if (facts) return facts;
+      }
       const whole = entry(id);
       if (!whole) return undefined;
       facts = entryFacts(whole);
@@ -227,6 +235,60 @@ export function buildSessionIndex(parsed: ParsedSession, readBody?: BodyReader):
       return facts;
     },
   };
+}
+
+/** Bodies are read for their facts in runs of lines of up to this many bytes. */
+const FACTS_READ_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Computes the facts of every entry from `entries[from]` on that has none
+ * yet, reading deferred bodies in long sequential reads instead of one read
+ * per line (2-3x faster on a 40 MB file); the parsed bodies are dropped
+ * again, so memory holds facts, not entries. Returns how far it got.
+ */
+function fillFacts(
+  entries: readonly SessionEntry[],
+  from: number,
+  nodes: ReadonlyMap<string, TreeNode>,
+  cache: Map<string, EntryFacts>,
+  bodies: ReadonlyMap<TreeNode, SessionEntry>,
+  readBody: BodyReader,
+): number {
+  const pending: TreeNode[] = [];
+  for (let i = from; i < entries.length; i++) {
+    const node = nodes.get(entries[i]!.id);
+    if (!node || cache.has(node.id)) continue;
+    const parsed = node.deferred ? bodies.get(node) : node.entry;
+    if (parsed) cache.set(node.id, entryFacts(parsed));
+    else pending.push(node);
+  }
+  // Entries are in Pi's order, which is not always the file's (a damaged file, a migration).
+  pending.sort((a, b) => a.offset - b.offset);
+  let run: TreeNode[] = [];
+  const flush = () => {
+    if (run.length === 0) return;
+    const start = run[0]!.offset;
+    const last = run[run.length - 1]!;
+    let bytes: Uint8Array | null = null;
+    try {
+      bytes = readBody(start, last.offset + last.byteLength - start);
+    } catch {
+      // The file changed under us (a store notices and reloads): the facts of what the skim saw.
+    }
+    for (const node of run) {
+      const at = node.offset - start;
+      const body = bytes ? parseBody(node, bytes.subarray(at, at + node.byteLength)) : node.entry;
+      cache.set(node.id, entryFacts(body));
+    }
+    run = [];
+  };
+  for (const node of pending) {
+    const runStart = run[0]?.offset ?? node.offset;
+    if (node.offset + node.byteLength - runStart > FACTS_READ_BYTES) flush();
+    run.push(node);
+  }
+  flush();
+  return entries.length;
 }
 
 const bodyDecoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
@@ -237,9 +299,22 @@ const bodyDecoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
  */
 function loadBody(node: TreeNode, readBody: BodyReader): SessionEntry {
   const stub = node.entry;
+  let bytes: Uint8Array;
+  try {
+    bytes = readBody(node.offset, node.byteLength);
+  } catch {
+    // The file changed under us (a store notices and reloads); show what the skim saw.
+    return stub;
+  }
+  return parseBody(node, bytes);
+}
+
+/** A deferred entry from its line's bytes, or the skim's stub if they no longer parse. */
+function parseBody(node: TreeNode, bytes: Uint8Array): SessionEntry {
+  const stub = node.entry;
   let body: SessionEntry;
   try {
-    body = JSON.parse(bodyDecoder.decode(readBody(node.offset, node.byteLength))) as SessionEntry;
+    body = JSON.parse(bodyDecoder.decode(bytes)) as SessionEntry;
   } catch {
     // The file changed under us (a store notices and reloads); show what the skim saw.
     return stub;
