@@ -95,6 +95,11 @@ export function visibleTree(
   // Stack of [node id, nearest visible ancestor, inside a folded subtree].
   const stack: [string, string | null, boolean][] = [];
   const pushChildren = (ids: readonly string[], ancestor: string | null, hidden: boolean) => {
+    // Most nodes have one child: no ordering to do (and no arrays to allocate).
+    if (ids.length === 1) {
+      stack.push([ids[0]!, ancestor, hidden]);
+      return;
+    }
     const active = ids.filter((id) => onActivePath.has(id));
     const rest = ids.filter((id) => !onActivePath.has(id));
     const ordered = active.length > 0 ? [...active, ...rest] : ids;
