@@ -13,9 +13,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
-import * as pi073Package from "@mariozechner/pi-coding-agent";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readSessionFile } from "../../../app/store/read-session-file.ts";
+import {
+  type PiContext,
+  type PiEntry,
+  type PiSessionManager as PiManager,
+  pi073,
+  pi16,
+  pi16Messages,
+} from "../../../app/store/testing/pi.ts";
 import {
   type AgentMessage,
   buildSessionContext,
@@ -26,41 +33,7 @@ import {
   type SessionIndex,
 } from "../index.ts";
 
-interface PiEntry {
-  type: string;
-  id: string;
-  parentId: string | null;
-  [field: string]: unknown;
-}
-
-interface PiContext {
-  messages: unknown[];
-  thinkingLevel: string;
-  model: { provider: string; modelId: string } | null;
-}
-
-interface PiSessionManager {
-  getEntries(): PiEntry[];
-  getLeafId(): string | null;
-  getHeader(): { version?: number } | null;
-  buildSessionContext(): PiContext;
-}
-
-interface PiSessionModule {
-  SessionManager: { open(path: string): PiSessionManager };
-  buildSessionContext(entries: PiEntry[], leafId?: string | null, byId?: Map<string, PiEntry>): PiContext;
-  convertToLlm?(messages: unknown[]): unknown[];
-}
-
-const PI16_DIST = new URL(
-  "../../../node_modules/@earendil-works/pi-coding-agent/dist/core/",
-  import.meta.url,
-);
-const pi16 = (await import(new URL("session-manager.js", PI16_DIST).href)) as PiSessionModule;
-const pi16Messages = (await import(new URL("messages.js", PI16_DIST).href)) as {
-  convertToLlm(messages: unknown[]): unknown[];
-};
-const pi073 = pi073Package as unknown as PiSessionModule & { convertToLlm(messages: unknown[]): unknown[] };
+type PiSessionManager = Pick<PiManager, "getEntries" | "getLeafId" | "getHeader" | "buildSessionContext">;
 
 const FIXTURES = fileURLToPath(new URL("../../../../shared/fixtures/pi-recorded/", import.meta.url));
 const fixtureNames = existsSync(FIXTURES)

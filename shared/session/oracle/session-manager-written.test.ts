@@ -10,9 +10,19 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import * as pi073Package from "@mariozechner/pi-coding-agent";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { readSessionFile } from "../../../app/store/read-session-file.ts";
+import {
+  type Pi16SessionManager,
+  type PiContext,
+  type PiEntry,
+  type PiSessionManager,
+  type PiTreeNode,
+  pi073,
+  pi073Messages,
+  pi16,
+  pi16Messages,
+} from "../../../app/store/testing/pi.ts";
 import {
   buildSessionContext,
   contextGraphOf,
@@ -21,7 +31,6 @@ import {
   type SessionIndex,
 } from "../index.ts";
 import {
-  type JsonObject,
   Rng,
   randomAgentMessage,
   randomBlocks,
@@ -29,62 +38,7 @@ import {
   randomUsage,
 } from "../testing/generate-session.ts";
 
-// --- Pi, typed as far as these tests use it. ---
-
-interface PiEntry {
-  type: string;
-  id: string;
-  parentId: string | null;
-  [field: string]: unknown;
-}
-
-interface PiContext {
-  messages: unknown[];
-  thinkingLevel: string;
-  model: { provider: string; modelId: string } | null;
-}
-
-interface PiTreeNode {
-  entry: PiEntry;
-  children: PiTreeNode[];
-}
-
-interface PiSessionManager {
-  appendMessage(message: JsonObject): string;
-  appendModelChange(provider: string, modelId: string): string;
-  appendThinkingLevelChange(level: string): string;
-  appendCompaction(
-    summary: string,
-    firstKeptEntryId: string | undefined,
-    tokensBefore: number,
-    details?: unknown,
-    fromHook?: boolean,
-  ): string;
-  appendCustomEntry(customType: string, data?: unknown): string;
-  appendCustomMessageEntry(customType: string, content: unknown, display: boolean, details?: unknown): string;
-  appendSessionInfo(name: string): string;
-  appendLabelChange(targetId: string, label: string | undefined): string;
-  branch(id: string): void;
-  resetLeaf(): void;
-  branchWithSummary(id: string | null, summary: string, details?: unknown, fromHook?: boolean): string;
-  createBranchedSession(leafId: string): string | undefined;
-  getSessionFile(): string | undefined;
-  getLeafId(): string | null;
-  getEntries(): PiEntry[];
-  getEntry(id: string): PiEntry | undefined;
-  getBranch(fromId?: string): PiEntry[];
-  getTree(): PiTreeNode[];
-  getLabel(id: string): string | undefined;
-  getSessionName(): string | undefined;
-  getHeader(): { parentSession?: string; id: string } | null;
-  buildSessionContext(): PiContext;
-}
-
-/** Pi 1.x only. */
-interface Pi16SessionManager extends PiSessionManager {
-  appendContextEdit(targetId: string, replacement: { content: unknown } | null): string;
-  appendUsage(kind: string, provider: string, model: string, usage: unknown, note?: string): unknown;
-}
+// --- Pi, the oracle (app/store/testing/pi.ts). ---
 
 interface PiGeneration {
   name: string;
@@ -95,24 +49,6 @@ interface PiGeneration {
   convertToLlm(messages: unknown[]): unknown[];
 }
 
-interface PiSessionModule {
-  SessionManager: {
-    create(cwd: string, dir: string): PiSessionManager;
-    open(path: string): PiSessionManager;
-  };
-  buildSessionContext(entries: PiEntry[], leafId?: string | null): PiContext;
-}
-
-const PI16_DIST = new URL(
-  "../../../node_modules/@earendil-works/pi-coding-agent/dist/core/",
-  import.meta.url,
-);
-const pi16 = (await import(new URL("session-manager.js", PI16_DIST).href)) as PiSessionModule;
-const pi16Messages = (await import(new URL("messages.js", PI16_DIST).href)) as {
-  convertToLlm(messages: unknown[]): unknown[];
-};
-const pi073 = pi073Package as unknown as PiSessionModule & { convertToLlm(messages: unknown[]): unknown[] };
-
 const GENERATIONS: PiGeneration[] = [
   {
     name: "Pi 0.73",
@@ -120,7 +56,7 @@ const GENERATIONS: PiGeneration[] = [
     create: (cwd, dir) => pi073.SessionManager.create(cwd, dir),
     open: (path) => pi073.SessionManager.open(path),
     buildSessionContext: (entries, leaf) => pi073.buildSessionContext(entries, leaf),
-    convertToLlm: (messages) => pi073.convertToLlm(messages),
+    convertToLlm: (messages) => pi073Messages.convertToLlm(messages),
   },
   {
     name: "Pi 1.6",
