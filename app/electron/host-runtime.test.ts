@@ -7,6 +7,7 @@
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ArborError, type EventName } from "../../shared/ipc/contract.ts";
+import { decodeSessionView, type WireSessionView } from "../../shared/ipc/wire.ts";
 import { dispatch } from "../ipc/bind.ts";
 import { encodedCwd, SAMPLE_IDS, tempFolder, writeSampleSession } from "../runtime/testing.ts";
 import { createHostWindowRuntimes } from "./host-runtime.ts";
@@ -52,9 +53,9 @@ describe("createHostWindowRuntimes", () => {
     await runtime!.openSessionFile(sessionPath);
     const current = await dispatch(runtime!.handlers, "session.current", {});
     expect(current).toMatchObject({ result: { path: sessionPath } });
-    const ids = ((current as { result: { nodes: { id: string }[] } }).result.nodes ?? []).map(
-      (node) => node.id,
-    );
+    // Answers leave in their wire form (the renderer decodes them).
+    const wire = (current as { result: WireSessionView }).result;
+    const ids = decodeSessionView(wire).nodes.map((node) => node.id);
     expect(ids).toContain(SAMPLE_IDS.u1);
     expect(events.map((event) => event.name)).toContain("session.switched");
     expect(titles.length).toBeGreaterThan(0);

@@ -3,11 +3,13 @@
  * used. Every message is checked with `checkSender` (top frame of one of
  * our windows, showing our own page) before anything else runs; requests
  * then go to `dispatch` with the sending window's handler object, and
- * events go out on one channel as `{name, payload}`.
+ * events go out on one channel as `{name, payload}` (the payload in its
+ * wire form, as `dispatch`'s answers are: see app/ipc/bind.ts).
  */
 
 import { type IpcMainInvokeEvent, ipcMain, type WebContents } from "electron";
 import type { ArborEvents, EventName } from "../../shared/ipc/contract.ts";
+import { wireEvent } from "../ipc/bind.ts";
 import type { AppLocation } from "./app-location.ts";
 import {
   type DroppedFileOutcome,
@@ -78,6 +80,6 @@ export function sendEvent<E extends EventName>(
   payload: ArborEvents[E],
 ): void {
   if (contents.isDestroyed()) return;
-  const message: EventMessage = { name, payload };
+  const message: EventMessage = { name, payload: wireEvent(name, payload) };
   contents.send(EVENT_CHANNEL, message);
 }

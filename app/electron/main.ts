@@ -19,7 +19,7 @@ import {
   session,
   shell,
 } from "electron";
-import { ArborError } from "../../shared/ipc/contract.ts";
+import { ArborError, type ArborEvents } from "../../shared/ipc/contract.ts";
 import { dispatch } from "../ipc/bind.ts";
 import { piSessionRoot } from "../library/roots.ts";
 import { resolveAppLocation } from "./app-location.ts";
@@ -140,8 +140,10 @@ function openWindow(): ShellWindow {
     sessionPath: null,
     runtime: createWindowRuntime({
       emit(name, payload) {
-        if (name === "session.switched" || name === "session.reloaded") {
-          const view = (payload as { view: { path: string } | null }).view;
+        if (name === "session.switched") {
+          showSession(shellWindow, (payload as ArborEvents["session.switched"]).path);
+        } else if (name === "session.reloaded") {
+          const view = (payload as ArborEvents["session.reloaded"]).view;
           showSession(shellWindow, view ? view.path : null);
         }
         sendEvent(window.webContents, name, payload);

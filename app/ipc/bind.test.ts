@@ -1,8 +1,36 @@
-/** The dispatcher: validation before any handler, and every error as `{code, message}`. */
+/** The dispatcher: validation before any handler, every error as `{code, message}`, results in their wire form. */
 
 import { describe, expect, it, vi } from "vitest";
-import { ArborError, type ArborHandlers, REQUEST_NAMES } from "../../shared/ipc/contract.ts";
-import { dispatch } from "./bind.ts";
+import {
+  ArborError,
+  type ArborHandlers,
+  REQUEST_NAMES,
+  type SessionView,
+} from "../../shared/ipc/contract.ts";
+import { treeNodeViews } from "../../shared/ipc/views.ts";
+import { decodeEvent, decodeResult, type WireSessionView } from "../../shared/ipc/wire.ts";
+import { readSession } from "../../shared/session/index.ts";
+import { generateSession } from "../../shared/session/testing/generate-session.ts";
+import { dispatch, wireEvent } from "./bind.ts";
+
+function sessionView(seed: number): SessionView {
+  const index = readSession(generateSession({ seed }).text);
+  return {
+    sessionId: "s1",
+    path: "/sessions/s1.jsonl",
+    headerId: null,
+    cwd: null,
+    name: null,
+    version: 3,
+    parentSessionId: null,
+    leafId: index.leafId,
+    roots: [...index.roots],
+    nodes: treeNodeViews(index),
+    problems: [],
+    bytes: index.byteLength,
+    live: false,
+  };
+}
 
 function fakeHandlers(overrides: Partial<Record<string, (params: never) => Promise<unknown>>> = {}) {
   const calls: { name: string; params: unknown }[] = [];
@@ -20,15 +48,37 @@ function fakeHandlers(overrides: Partial<Record<string, (params: never) => Promi
 describe("dispatch", () => {
   it("calls the handler with the validated parameters and returns its result", async () => {
     const { handlers, calls } = fakeHandlers();
-    expect(await dispatch(handlers, "session.fork", { entryId: "ab12cd34", position: "at" })).toEqual({
-      result: { ok: "session.fork" },
+    expect(await dispatch(handlers, "session.entry", { entryId: "ab12cd34" })).toEqual({
+      result: { ok: "session.entry" },
     });
     // No parameters at all are the empty object.
     expect(await dispatch(handlers, "app.info", undefined)).toEqual({ result: { ok: "app.info" } });
     expect(calls).toEqual([
-      { name: "session.fork", params: { entryId: "ab12cd34", position: "at" } },
+      { name: "session.entry", params: { entryId: "ab12cd34" } },
       { name: "app.info", params: {} },
     ]);
+  });
+
+  it("answers with a session view in its wire form, which decodes to the view", async () => {
+    const view = sessionView(21);
+    const { handlers } = fakeHandlers({
+      "session.fork": async () => view,
+      "session.current": async () => null,
+    });
+    const outcome = await dispatch(handlers, "session.fork", { entryId: "ab12cd34", position: "at" });
+    const wire = (outcome as { result: WireSessionView }).result;
+    expect(Array.isArray(wire.nodes)).toBe(false);
+    expect(JSON.stringify(wire).length).toBeLessThan(JSON.stringify(view).length / 2);
+    expect(decodeResult("session.fork", JSON.parse(JSON.stringify(wire)))).toEqual(view);
+    expect(await dispatch(handlers, "session.current", {})).toEqual({ result: null });
+  });
+
+  it("puts events in their wire form", () => {
+    const view = sessionView(22);
+    const reloaded = { sessionId: "s1", reason: "replaced" as const, view };
+    const wire = wireEvent("session.reloaded", reloaded);
+    expect(Array.isArray(wire.view!.nodes)).toBe(false);
+    expect(decodeEvent("session.reloaded", JSON.parse(JSON.stringify(wire)))).toEqual(reloaded);
   });
 
   it("refuses unknown names and bad parameters as invalid-request, without calling anything", async () => {

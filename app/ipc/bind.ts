@@ -4,15 +4,22 @@
  * whatever it throws into the `{code, message}` that crosses the wire. An
  * error that is not an `ArborError` leaves as "internal" with a generic
  * message: its own text (paths, stack traces) stays in the main process.
+ *
+ * Results and events leave in their wire form (shared/ipc/wire.ts: node
+ * lists columnar), which each client decodes: `dispatch` encodes answers,
+ * `wireEvent` events, for the Electron binding and the WebSocket alike.
  */
 
 import {
   ArborError,
   type ArborErrorPayload,
+  type ArborEvents,
   type ArborHandlers,
+  type EventName,
   type RequestName,
 } from "../../shared/ipc/contract.ts";
 import { validateRequest } from "../../shared/ipc/schemas.ts";
+import { encodeEvent, encodeResult, type WireEvent } from "../../shared/ipc/wire.ts";
 
 export type DispatchResult = { result: unknown } | { error: ArborErrorPayload };
 
@@ -35,7 +42,7 @@ export async function dispatch(
   }
   try {
     const handler = handlers[name as RequestName] as (params: unknown) => Promise<unknown>;
-    return { result: await handler(validated) };
+    return { result: encodeResult(name as RequestName, (await handler(validated)) as never) };
   } catch (error) {
     return { error: toPayload(error, name, options) };
   }
@@ -49,4 +56,9 @@ function toPayload(error: unknown, name: string, options: DispatchOptions): Arbo
     code: "internal",
     message: `Arbor hit an unexpected error while handling ${request}; details are in its log.`,
   };
+}
+
+/** An event's payload as it crosses either transport. */
+export function wireEvent<E extends EventName>(name: E, payload: ArborEvents[E]): WireEvent<E> {
+  return encodeEvent(name, payload);
 }

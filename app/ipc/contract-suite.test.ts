@@ -10,7 +10,7 @@
  * process over its WebSocket.
  */
 
-import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
@@ -21,7 +21,9 @@ import {
   type EventName,
   type SessionView,
 } from "../../shared/ipc/contract.ts";
+import { applySessionDelta } from "../../shared/ipc/session-delta.ts";
 import { WebSocketClient, type WebSocketConstructor } from "../../shared/ipc/websocket-client.ts";
+import { decodeEvent, decodeResult, encodeEvent } from "../../shared/ipc/wire.ts";
 import {
   buildSessionContext,
   contextGraphOf,
@@ -79,6 +81,53 @@ function nextEvent<E extends EventName>(
       resolvePromise(payload);
     });
   });
+}
+
+/**
+ * Holds the open session's view as a window does: from a whole view, every
+ * `session.appended` delta applied in turn. A delta for another view than
+ * the one held is recorded as a gap (a window would fetch the view again).
+ */
+function followView(client: ArborClient, start: SessionView) {
+  let view = start;
+  const gaps: string[] = [];
+  const waiters: { until: (view: SessionView) => boolean; resolve: () => void }[] = [];
+  const unsubscribe = client.on("session.appended", ({ sessionId, delta }) => {
+    if (sessionId !== view.sessionId) return;
+    if (delta.baseBytes !== view.bytes) {
+      gaps.push(`a delta from ${delta.baseBytes} bytes reached a view of ${view.bytes}`);
+      return;
+    }
+    view = applySessionDelta(view, delta);
+    for (const waiter of waiters.splice(0)) {
+      if (waiter.until(view)) waiter.resolve();
+      else waiters.push(waiter);
+    }
+  });
+  return {
+    get view() {
+      return view;
+    },
+    gaps,
+    /** Resolves once the view held reaches `bytes` (what is in the file now). */
+    reach(bytes: number, timeoutMs = 10_000): Promise<void> {
+      if (view.bytes >= bytes) return Promise.resolve();
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`the view stayed at ${view.bytes} bytes, not ${bytes}`)),
+          timeoutMs,
+        );
+        waiters.push({
+          until: (next) => next.bytes >= bytes,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        });
+      });
+    },
+    stop: unsubscribe,
+  };
 }
 
 async function expectError(promise: Promise<unknown>, code: string): Promise<ArborError> {
@@ -196,9 +245,8 @@ export function runContractSuite(
     it("session.open returns the tree depth-first, children in order, facts per node; session.switched follows", async () => {
       const switched = nextEvent(client, "session.switched");
       const view = await client.request("session.open", { sessionId: sampleId });
-      const event = await switched;
-      expect(event.reason).toBe("open");
-      expect(event.view).toEqual(view);
+      // The view travels once, as the answer: the event only names the session.
+      expect(await switched).toEqual({ sessionId: sampleId, path: samplePath, reason: "open" });
       expect(view.nodes.map((node) => node.id)).toEqual(SAMPLE_ORDER.map((key) => SAMPLE_IDS[key]));
       expect(view).toMatchObject({
         sessionId: sampleId,
@@ -324,7 +372,8 @@ export function runContractSuite(
       expect(detail).toEqual({ entry: wire(JSON.parse(line)), line: 3, problems: [] });
     });
 
-    it("session.setLabel appends a label: session.appended brings it, and the view shows it", async () => {
+    it("session.setLabel appends a label: session.appended brings it as a delta, and the view shows it", async () => {
+      const before = (await client.request("session.current", {}))!;
       const appended = nextEvent(client, "session.appended");
       const result = await client.request("session.setLabel", {
         targetId: SAMPLE_IDS.u3,
@@ -334,11 +383,16 @@ export function runContractSuite(
       expect(typeof result.wasLive).toBe("boolean");
       const event = await appended;
       expect(event.sessionId).toBe(sampleId);
-      expect(event.added.map((node) => node.id)).toEqual([result.entryId]);
-      expect(event.added[0]).toMatchObject({ type: "label", parentId: SAMPLE_IDS.l1 });
-      expect(event.view.nodes.find((node) => node.id === SAMPLE_IDS.u3)!.label).toBe("right way");
-      expect(event.view.leafId).toBe(result.entryId);
+      const { delta } = event;
+      expect(delta.baseBytes).toBe(before.bytes);
+      expect(delta.added.map((node) => node.id)).toEqual([result.entryId]);
+      expect(delta.added[0]).toMatchObject({ type: "label", parentId: SAMPLE_IDS.l1 });
+      // The label's target and the leaf it hangs under, no other node.
+      expect(delta.changed.map((node) => node.id).sort()).toEqual([SAMPLE_IDS.u3, SAMPLE_IDS.l1].sort());
+      expect(delta.changed.find((node) => node.id === SAMPLE_IDS.u3)!.label).toBe("right way");
+      expect(delta.leafId).toBe(result.entryId);
       const current = (await client.request("session.current", {}))!;
+      expect(applySessionDelta(before, delta)).toEqual(current);
       expect(current.nodes.find((node) => node.id === SAMPLE_IDS.u3)!.label).toBe("right way");
       const detail = await client.request("session.entry", { entryId: result.entryId });
       expect(detail.entry).toMatchObject({ type: "label", targetId: SAMPLE_IDS.u3, label: "right way" });
@@ -347,24 +401,87 @@ export function runContractSuite(
 
       const cleared = nextEvent(client, "session.appended");
       await client.request("session.setLabel", { targetId: SAMPLE_IDS.u3, label: null });
-      expect((await cleared).view.nodes.find((node) => node.id === SAMPLE_IDS.u3)!.label).toBeNull();
+      const afterClear = applySessionDelta(current, (await cleared).delta);
+      expect(afterClear.nodes.find((node) => node.id === SAMPLE_IDS.u3)!.label).toBeNull();
+      expect(afterClear).toEqual(await client.request("session.current", {}));
     });
 
     it("session.rename appends a session_info entry and the view is renamed", async () => {
+      const before = (await client.request("session.current", {}))!;
       const appended = nextEvent(client, "session.appended");
       const result = await client.request("session.rename", { name: "Contract run" });
-      const event = await appended;
-      expect(event.added.map((node) => node.id)).toEqual([result.entryId]);
-      expect(event.view.name).toBe("Contract run");
-      expect((await client.request("session.current", {}))!.name).toBe("Contract run");
+      const { delta } = await appended;
+      expect(delta.added.map((node) => node.id)).toEqual([result.entryId]);
+      expect(delta.name).toBe("Contract run");
+      const current = (await client.request("session.current", {}))!;
+      expect(current.name).toBe("Contract run");
+      expect(applySessionDelta(before, delta)).toEqual(current);
+    });
+
+    it("entries another writer appends, on branches too, arrive as deltas that keep a view equal to session.current", async () => {
+      const view = (await client.request("session.open", { sessionId: idOfPath.get(linearPath)! }))!;
+      const follower = followView(client, view);
+      const index = freshIndex(linearPath);
+      const ids = [...index.nodes.keys()];
+      let clock = Date.parse("2026-03-01T00:00:00.000Z");
+      const line = (fields: Record<string, unknown>) => {
+        clock += 1000;
+        return `${JSON.stringify({ timestamp: new Date(clock).toISOString(), ...fields })}\n`;
+      };
+      const message = (id: string, parentId: string | null, text: string) =>
+        line({ type: "message", id, parentId, message: { role: "user", content: text, timestamp: clock } });
+      const steps: [string, string][] = [
+        ["a turn at the leaf", message("ce000001", index.leafId, "next")],
+        [
+          "a branch from the first entry",
+          message("ce000002", ids[0]!, "again") + message("ce000003", "ce000002", "on"),
+        ],
+        [
+          "a label on an old entry",
+          line({ type: "label", id: "ce000004", parentId: "ce000003", targetId: ids[1], label: "old" }),
+        ],
+        [
+          "a relabel",
+          line({ type: "label", id: "ce000005", parentId: "ce000004", targetId: ids[1], label: "new" }),
+        ],
+        ["a new root", message("ce000006", null, "fresh")],
+        ["an orphan", message("ce000007", "not-in-the-file", "lost")],
+        ["a duplicate id (the index is rebuilt)", message("ce000002", ids[1]!, "moved")],
+      ];
+      const half = message("ce000008", "ce000007", "half");
+      steps.push(["half a line", half.slice(0, 40)], ["its other half", half.slice(40)]);
+      for (const [what, text] of steps) {
+        appendFileSync(linearPath, text);
+        const size = statSync(linearPath).size;
+        // Until the main process has read the new bytes (half a line brings no entry, so no event of its own:
+        // the view asked for here brings them, and a delta goes out to every client with it).
+        let current = (await client.request("session.current", {}))!;
+        for (let tries = 0; current.bytes < size && tries < 200; tries++) {
+          await new Promise((resolve) => setTimeout(resolve, 25));
+          current = (await client.request("session.current", {}))!;
+        }
+        expect(current.bytes, what).toBe(size);
+        await follower.reach(size);
+        expect(follower.view, what).toEqual(current);
+      }
+      expect(follower.gaps).toEqual([]);
+      const last = follower.view;
+      expect(last.nodes.find((node) => node.id === ids[1])!.label).toBe("new");
+      expect(last.roots).toContain("ce000006");
+      expect(last.problems.map((problem) => problem.kind)).toEqual(
+        expect.arrayContaining(["orphan", "duplicate-id"]),
+      );
+      expect(last.nodes.find((node) => node.id === "ce000002")!.parentId).toBe(ids[1]);
+      expect(last.problems.map((problem) => problem.kind)).not.toContain("malformed-json");
+      follower.stop();
+      await client.request("session.open", { sessionId: sampleId });
     });
 
     it("session.fork at an entry and before a user message switch to a new file that names its parent", async () => {
       let switched = nextEvent(client, "session.switched");
       const forked = await client.request("session.fork", { entryId: SAMPLE_IDS.a2, position: "at" });
       let event = await switched;
-      expect(event.reason).toBe("fork");
-      expect(event.view).toEqual(forked);
+      expect(event).toEqual({ sessionId: forked.sessionId, path: forked.path, reason: "fork" });
       expect(forked.path).not.toBe(samplePath);
       expect(dirname(forked.path)).toBe(dirname(samplePath));
       expect(forked.parentSessionId).toBe(sampleId);
@@ -483,18 +600,18 @@ function writeLines(path: string, text: string): void {
 // ---------------------------------------------------------------------------
 // The bindings
 
-/** The dispatcher and handlers in this process, answers through JSON as on a wire. */
+/** The dispatcher and handlers in this process, answers and events in their wire form through JSON. */
 const inProcess: MakeClient = async ({ root, dataDir }) => {
   const host = createArborHost({ transport: "serve", version: "0.1.0", dataDir, roots: [root], demo: false });
   const client: ArborClient = {
     async request(name, params) {
       const outcome = wire(await dispatch(host.handlers, name, wire(params ?? {})));
       if ("error" in outcome) throw ArborError.from(outcome.error);
-      return outcome.result as never;
+      return decodeResult(name, outcome.result as never);
     },
     on(name, listener) {
       const subscription = host.events.subscribe((event, payload) => {
-        if (event === name) listener(wire(payload) as never);
+        if (event === name) listener(decodeEvent(name, wire(encodeEvent(name, payload as never))) as never);
       });
       return () => subscription.dispose();
     },

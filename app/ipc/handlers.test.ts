@@ -15,6 +15,7 @@ import {
 } from "../../shared/ipc/contract.ts";
 import type { SessionLibrary } from "../library/index.ts";
 import { encodedCwd, SAMPLE_IDS, tempFolder, writeSampleSession } from "../runtime/testing.ts";
+import { applySessionDelta } from "../../shared/ipc/session-delta.ts";
 import { createEventHub } from "./event-sink.ts";
 import { createArborHandlers } from "./handlers.ts";
 import { type ArborHost, createArborHost } from "./host.ts";
@@ -115,8 +116,8 @@ describe("changes made by other writers", () => {
     );
     const event = await appended;
     expect(event.sessionId).toBe(item!.sessionId);
-    expect(event.added).toMatchObject([{ id: "ee000001", kind: "user", preview: "from Pi" }]);
-    expect(event.view.live).toBe(true);
+    expect(event.delta.added).toMatchObject([{ id: "ee000001", kind: "user", preview: "from Pi" }]);
+    expect(event.delta.live).toBe(true);
 
     const truncated = waitForEvent(created, "session.reloaded");
     const text = readFileSync(samplePath, "utf8");
@@ -154,6 +155,107 @@ describe("changes made by other writers", () => {
     expect(
       (await created.handlers["session.setLabel"]({ targetId: SAMPLE_IDS.u1, label: "z" })).wasLive,
     ).toBe(true);
+  });
+});
+
+describe("switches and deltas", () => {
+  const line = (fields: Record<string, unknown>) => `${JSON.stringify(fields)}\n`;
+  const message = (id: string, parentId: string | null, text: string, at: string) =>
+    line({
+      type: "message",
+      id,
+      parentId,
+      timestamp: at,
+      message: { role: "user", content: text, timestamp: 1 },
+    });
+
+  it("an open through a request builds its view once: the event carries none, the answer does", async () => {
+    writeSampleSession(samplePath);
+    const created = host();
+    const [item] = items(await created.handlers["library.rescan"]({}));
+    const seen = collect(created);
+    const view = await created.handlers["session.open"]({ sessionId: item!.sessionId });
+    expect(seen).toEqual([
+      { name: "session.switched", payload: { sessionId: item!.sessionId, path: samplePath, reason: "open" } },
+    ]);
+    expect(view.nodes.map((node) => node.id)).toContain(SAMPLE_IDS.l1);
+    // Asking again builds nothing new: the same node views, nothing sent.
+    const again = await created.handlers["session.current"]({});
+    expect(again).toEqual(view);
+    expect(again!.nodes.every((node, i) => node === view.nodes[i])).toBe(true);
+    expect(seen).toHaveLength(1);
+  });
+
+  it("a switch the main process makes itself (menu, command line) names the session; session.current has the view", async () => {
+    writeSampleSession(samplePath);
+    const otherPath = join(root, encodedCwd("/work/project"), "other.jsonl");
+    writeSampleSession(otherPath, { headerId: "019b7a4e-0000-7000-8000-00000000aaaa" });
+    const created = host();
+    const listing = items(await created.handlers["library.rescan"]({}));
+    await created.handlers["session.open"]({
+      sessionId: listing.find((i) => i.path === samplePath)!.sessionId,
+    });
+    const switched = waitForEvent(created, "session.switched");
+    const seen = collect(created);
+    await created.runtime.switchSession(otherPath);
+    const event = await switched;
+    const other = listing.find((i) => i.path === otherPath)!;
+    expect(event).toEqual({ sessionId: other.sessionId, path: otherPath, reason: "open" });
+    // Pi writes before any window asked for the view: nothing is sent, the view asked for then has it.
+    appendFileSync(otherPath, message("ee000001", SAMPLE_IDS.l1, "early", "2026-01-02T00:00:00.000Z"));
+    created.runtime.session!.refresh();
+    expect(seen.map((entry) => entry.name)).toEqual(["session.switched"]);
+    const view = (await created.handlers["session.current"]({}))!;
+    expect(view.sessionId).toBe(other.sessionId);
+    expect(view.leafId).toBe("ee000001");
+    // From then on, each append is a delta from that view.
+    const appended = waitForEvent(created, "session.appended");
+    appendFileSync(otherPath, message("ee000002", "ee000001", "later", "2026-01-02T00:00:01.000Z"));
+    created.runtime.session!.refresh();
+    const { delta } = await appended;
+    expect(delta.baseBytes).toBe(view.bytes);
+    expect(applySessionDelta(view, delta)).toEqual(await created.handlers["session.current"]({}));
+  });
+
+  it("deltas applied one after another equal session.current: branches, labels, roots, a rebuilt index", async () => {
+    writeSampleSession(samplePath);
+    const created = host();
+    const [item] = items(await created.handlers["library.rescan"]({}));
+    let view = await created.handlers["session.open"]({ sessionId: item!.sessionId });
+    created.events.subscribe((name, payload) => {
+      if (name !== "session.appended") return;
+      const { delta } = payload as ArborEvents["session.appended"];
+      expect(delta.baseBytes).toBe(view.bytes);
+      view = applySessionDelta(view, delta);
+    });
+    const at = (second: number) => `2026-01-03T00:00:${String(second).padStart(2, "0")}.000Z`;
+    const writes = [
+      message("ee000001", SAMPLE_IDS.a1, "a third branch", at(1)),
+      line({
+        type: "label",
+        id: "ee000002",
+        parentId: "ee000001",
+        timestamp: at(2),
+        targetId: SAMPLE_IDS.u2,
+        label: "renamed",
+      }),
+      message("ee000003", SAMPLE_IDS.u1, "an older sibling", "2025-01-01T00:00:00.000Z"),
+      message("ee000004", null, "a new root", at(4)),
+      message("ee000005", "nowhere", "an orphan", at(5)),
+      message(SAMPLE_IDS.u4, SAMPLE_IDS.u2, "a duplicate id moves the entry", at(6)),
+      line({ type: "session_info", id: "ee000006", parentId: "ee000005", timestamp: at(7), name: "Named" }),
+    ];
+    for (const text of writes) {
+      appendFileSync(samplePath, text);
+      created.runtime.session!.refresh();
+      const current = (await created.handlers["session.current"]({}))!;
+      expect(view).toEqual(current);
+      expect(view.bytes).toBe(readFileSync(samplePath).length);
+    }
+    expect(view.name).toBe("Named");
+    expect(view.nodes.find((node) => node.id === SAMPLE_IDS.u2)!.label).toBe("renamed");
+    expect(view.nodes.find((node) => node.id === SAMPLE_IDS.u4)!.parentId).toBe(SAMPLE_IDS.u2);
+    expect(view.roots).toEqual([SAMPLE_IDS.u1, "ee000004", "ee000005"]);
   });
 });
 

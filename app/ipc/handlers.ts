@@ -14,9 +14,12 @@ import {
   type ArborHandlers,
   type LibraryListing as ContractListing,
   type ProjectGroup as ContractProjectGroup,
+  type SessionDelta,
   type SessionListItem,
   type SessionView,
 } from "../../shared/ipc/contract.ts";
+import { listPatch, sameProblem } from "../../shared/ipc/session-delta.ts";
+import type { Problem } from "../../shared/session/problems.ts";
 import type { LibrarySession, SessionLibrary } from "../library/index.ts";
 import { type Disposable, DisposableStore } from "../runtime/disposable.ts";
 import type { ReplaceResult, StartReason } from "../runtime/extension.ts";
@@ -26,7 +29,7 @@ import type { SessionRuntime } from "../runtime/session-runtime.ts";
 import { LIVE_WINDOW_MS } from "../store/append.ts";
 import type { EventSink } from "./event-sink.ts";
 import { HandleRegistry } from "./handles.ts";
-import { contextView, entryDetail, treeNodeView, treeNodeViews } from "../../shared/ipc/views.ts";
+import { contextView, entryDetail, TreeNodeViewCache } from "../../shared/ipc/views.ts";
 
 /** Supplies the bundled demo library, used when the real library has no sessions at all. */
 export type DemoSource = () => SessionLibrary | Promise<SessionLibrary>;
@@ -164,23 +167,88 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
     return known && !known.error ? handles.sessionId(known.path) : null;
   };
 
-  const sessionView = (session: OpenSession): SessionView => {
+  /**
+   * The open session's view as every client last heard of it: node views
+   * kept up to date with its index (an append builds only what it adds and
+   * changes), and the roots and problems as sent, so that only what changes
+   * is sent again.
+   */
+  interface ViewState {
+    session: OpenSession;
+    nodes: TreeNodeViewCache;
+    roots: string[];
+    problems: Problem[];
+    bytes: number;
+  }
+  let viewState: ViewState | null = null;
+
+  const viewFields = (session: OpenSession) => {
     const index = session.index;
     const header = index.header;
     return {
-      sessionId: handles.sessionId(session.path),
-      path: session.path,
       headerId: typeof header?.id === "string" ? header.id : null,
       cwd: typeof header?.cwd === "string" ? header.cwd : null,
       name: index.sessionName ?? null,
       version: index.version,
       parentSessionId: parentSessionId(session),
       leafId: index.leafId,
-      roots: [...index.roots],
-      nodes: treeNodeViews(index),
-      problems: [...index.problems],
       bytes: index.byteLength,
       live: now() - session.mtimeMs < LIVE_WINDOW_MS,
+    };
+  };
+
+  /**
+   * Brings the view state up to the session's index. Whatever changed goes
+   * to every client as `session.appended`, whoever asked first, so a client
+   * holding the view as last sent can always apply the next delta.
+   */
+  const advance = (state: ViewState): void => {
+    const { session } = state;
+    const index = session.index;
+    if (state.nodes.isCurrent(index)) return;
+    const { added, changed, removed } = state.nodes.update(index);
+    const delta: SessionDelta = {
+      baseBytes: state.bytes,
+      ...viewFields(session),
+      added,
+      changed,
+      removed,
+      roots: listPatch(state.roots, index.roots),
+      problems: listPatch(state.problems, index.problems, sameProblem),
+    };
+    state.roots = [...index.roots];
+    state.problems = [...index.problems];
+    state.bytes = index.byteLength;
+    events.emit("session.appended", { sessionId: handles.sessionId(session.path), delta });
+  };
+
+  const viewStateOf = (session: OpenSession): ViewState => {
+    if (viewState?.session === session) {
+      advance(viewState);
+      return viewState;
+    }
+    const index = session.index;
+    const nodes = new TreeNodeViewCache();
+    nodes.update(index);
+    viewState = {
+      session,
+      nodes,
+      roots: [...index.roots],
+      problems: [...index.problems],
+      bytes: index.byteLength,
+    };
+    return viewState;
+  };
+
+  const sessionView = (session: OpenSession): SessionView => {
+    const state = viewStateOf(session);
+    return {
+      sessionId: handles.sessionId(session.path),
+      path: session.path,
+      ...viewFields(session),
+      roots: [...state.roots],
+      nodes: [...state.nodes.nodes()],
+      problems: [...state.problems],
     };
   };
 
@@ -201,7 +269,13 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
 
   lifetime.add(
     runtime.setRebindSession(({ session, reason }) => {
-      events.emit("session.switched", { view: sessionView(session), reason: SWITCHED_REASON[reason] });
+      viewState = null;
+      // No view: the request that switched answers with it; any other client asks for it.
+      events.emit("session.switched", {
+        sessionId: handles.sessionId(session.path),
+        path: session.path,
+        reason: SWITCHED_REASON[reason],
+      });
       // The library lists the new file only after it reads it.
       if (reason === "new" || reason === "fork" || reason === "clone") scanInBackground();
     }),
@@ -211,23 +285,17 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
       id: IPC_EVENTS_EXTENSION_ID,
       activate(context) {
         const session = () => runtime.session;
-        context.session.onDidAppend((event) => {
+        context.session.onDidAppend(() => {
           const open = session();
-          if (!open || context.isStale) return;
-          const index = open.index;
-          const added = event.added.flatMap((id) => {
-            const node = index.nodes.get(id);
-            return node ? [treeNodeView(index, node)] : [];
-          });
-          events.emit("session.appended", {
-            sessionId: handles.sessionId(open.path),
-            added,
-            view: sessionView(open),
-          });
+          // Until a view of this session was sent, there is nothing to send a delta of.
+          if (!open || context.isStale || viewState?.session !== open) return;
+          advance(viewState);
         });
         context.session.onDidReload((event) => {
           const open = session();
           if (!open || context.isStale) return;
+          // The file was read again: its view is sent whole, and deltas start from it.
+          if (viewState?.session === open) viewState = null;
           events.emit("session.reloaded", {
             sessionId: handles.sessionId(open.path),
             reason: event.reason,

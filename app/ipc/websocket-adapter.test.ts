@@ -4,8 +4,17 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WebSocket, WebSocketServer } from "ws";
-import { ArborError, type ArborHandlers, REQUEST_NAMES } from "../../shared/ipc/contract.ts";
+import {
+  ArborError,
+  type ArborHandlers,
+  REQUEST_NAMES,
+  type SessionView,
+} from "../../shared/ipc/contract.ts";
+import { treeNodeViews } from "../../shared/ipc/views.ts";
 import { WebSocketClient, type WebSocketConstructor } from "../../shared/ipc/websocket-client.ts";
+import { decodeResult, type WireSessionView } from "../../shared/ipc/wire.ts";
+import { readSession } from "../../shared/session/index.ts";
+import { generateSession } from "../../shared/session/testing/generate-session.ts";
 import { createEventHub, type EventHub } from "./event-sink.ts";
 import { WebSocketAdapter } from "./websocket-adapter.ts";
 
@@ -16,12 +25,33 @@ let events: EventHub;
 let url: string;
 let release: (() => void) | undefined;
 
+/** A small session view, as the session requests answer. */
+function sampleView(sessionId: string): SessionView {
+  const index = readSession(generateSession({ seed: 8 }).text);
+  return {
+    sessionId,
+    path: `/sessions/${sessionId}.jsonl`,
+    headerId: null,
+    cwd: null,
+    name: null,
+    version: 3,
+    parentSessionId: null,
+    leafId: index.leafId,
+    roots: [...index.roots],
+    nodes: treeNodeViews(index),
+    problems: [],
+    bytes: index.byteLength,
+    live: false,
+  };
+}
+
 beforeEach(async () => {
   const handlers = {} as Record<string, (params: unknown) => Promise<unknown>>;
   for (const name of REQUEST_NAMES) handlers[name] = async (params) => ({ name, params });
+  handlers["session.open"] = async (params) => sampleView((params as { sessionId: string }).sessionId);
   handlers["session.current"] = () =>
     new Promise((resolve) => {
-      release = () => resolve({ slow: true });
+      release = () => resolve(sampleView("slow"));
     });
   handlers["session.entry"] = async () => {
     throw new ArborError("not-found", "There is no entry x.");
@@ -69,10 +99,11 @@ describe("WebSocketAdapter", () => {
     socket.send(JSON.stringify({ id: 1, name: "session.entry", params: { entryId: "x" } }));
     expect(await next()).toEqual({ id: 1, error: { code: "not-found", message: "There is no entry x." } });
     socket.send(JSON.stringify({ id: "two", name: "session.open", params: { sessionId: "s1" } }));
-    expect(await next()).toEqual({
-      id: "two",
-      result: { name: "session.open", params: { sessionId: "s1" } },
-    });
+    // A view travels in its wire form: its nodes in columns.
+    const answer = (await next()) as { id: string; result: WireSessionView };
+    expect(answer.id).toBe("two");
+    expect(answer.result.nodes.ids).toEqual(sampleView("s1").nodes.map((node) => node.id));
+    expect(decodeResult("session.open", answer.result)).toEqual(sampleView("s1"));
     socket.close();
   });
 
@@ -106,7 +137,9 @@ describe("WebSocketAdapter", () => {
     const fast = await client.request("app.info", {});
     expect(fast).toEqual({ name: "app.info", params: {} });
     release!();
-    expect(await slow).toEqual({ slow: true });
+    // The client decodes what arrives in the wire form.
+    expect(await slow).toEqual(sampleView("slow"));
+    expect(await client.request("session.open", { sessionId: "s2" })).toEqual(sampleView("s2"));
 
     const seen: unknown[] = [];
     const seenByOther: unknown[] = [];
@@ -126,6 +159,10 @@ describe("WebSocketAdapter", () => {
     events.emit("library.progress", { loaded: 2, total: 2 });
     events.emit("library.changed", { projects: [], scanning: false, demo: false });
     await delivered;
+    const reloaded = new Promise<unknown>((resolve) => other.on("session.reloaded", resolve));
+    const payload = { sessionId: "s1", reason: "rewritten" as const, view: sampleView("s1") };
+    events.emit("session.reloaded", payload);
+    expect(await reloaded).toEqual(payload);
     expect(seen).toEqual([{ loaded: 1, total: 2 }]);
     expect(seenByOther).toEqual([
       { loaded: 1, total: 2 },

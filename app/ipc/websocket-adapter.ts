@@ -6,6 +6,9 @@
  *   server -> client   {id, result} | {id, error: {code, message}}
  *                      {event, payload}
  *
+ * Results and payloads are in their wire form (shared/ipc/wire.ts), which
+ * the client (shared/ipc/websocket-client.ts) decodes.
+ *
  * `id` is the client's (a number or a string) and is echoed back. Requests
  * are answered as they finish, not necessarily in order. Who may connect is
  * decided before the upgrade (`app/serve`): this side only speaks the protocol.
@@ -14,7 +17,7 @@
 import type { WebSocket } from "ws";
 import type { ArborErrorPayload, ArborHandlers } from "../../shared/ipc/contract.ts";
 import { type Disposable, DisposableObject, toDisposable } from "../runtime/disposable.ts";
-import { type DispatchOptions, dispatch } from "./bind.ts";
+import { type DispatchOptions, dispatch, wireEvent } from "./bind.ts";
 import type { EventHub } from "./event-sink.ts";
 
 /** Largest request accepted (the server also limits frames). */
@@ -32,7 +35,7 @@ export class WebSocketAdapter extends DisposableObject {
     super();
     this.register(
       options.events.subscribe((event, payload) => {
-        const frame = JSON.stringify({ event, payload });
+        const frame = JSON.stringify({ event, payload: wireEvent(event, payload) });
         for (const socket of this.sockets) send(socket, frame);
       }),
     );

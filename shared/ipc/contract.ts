@@ -105,6 +105,38 @@ export interface SessionView {
   live: boolean;
 }
 
+/** A change to a list that mostly grows at its end: keep the first `keep` items, then add `add`. */
+export interface ListPatch<T> {
+  keep: number;
+  add: T[];
+}
+
+/**
+ * What an append changed in the open session's view (see `applySessionDelta`
+ * in views.ts): the nodes of the new entries, the nodes they changed (a
+ * parent's `children`, a label's target), and the view's own fields as they
+ * are now. Small, whatever the size of the session.
+ */
+export interface SessionDelta
+  extends Pick<
+    SessionView,
+    "headerId" | "cwd" | "name" | "version" | "parentSessionId" | "leafId" | "bytes" | "live"
+  > {
+  /**
+   * `bytes` of the view this applies to. A view with other bytes missed a
+   * change: it is newer (nothing to do) or older (ask `session.current`).
+   */
+  baseBytes: number;
+  /** Nodes of the new entries, in file order. */
+  added: TreeNodeView[];
+  /** Nodes already in the view whose view changed, as they are now. */
+  changed: TreeNodeView[];
+  /** Ids no longer in the view (only when the file's index had to be rebuilt). */
+  removed: string[];
+  roots: ListPatch<string>;
+  problems: ListPatch<Problem>;
+}
+
 export interface ContextMessageView {
   entryId: string;
   message: AgentMessage;
@@ -169,16 +201,26 @@ export type RequestResult<N extends RequestName> = ArborRequests[N]["result"];
 export interface ArborEvents {
   "library.progress": { loaded: number; total: number };
   "library.changed": LibraryListing;
-  /** New entries were appended to the open session (by Pi or by Arbor). */
-  "session.appended": { sessionId: string; added: TreeNodeView[]; view: SessionView };
+  /** New entries were appended to the open session (by Pi or by Arbor): what changed in its view. */
+  "session.appended": { sessionId: string; delta: SessionDelta };
   /** The open file was truncated, replaced or deleted: the view was reloaded (or closed). */
   "session.reloaded": {
     sessionId: string;
     reason: "truncated" | "replaced" | "deleted" | "recreated" | "rewritten";
     view: SessionView | null;
   };
-  /** The runtime now holds another session (switch, new, fork, clone). */
-  "session.switched": { view: SessionView; reason: "open" | "new" | "fork" | "clone" };
+  /**
+   * The runtime now holds another session (switch, new, fork, clone). The
+   * view is not in the event: a request that switched answers with it, and
+   * a window that asked for nothing (the switch came from the menu, the
+   * command line, another client) asks `session.current`.
+   */
+  "session.switched": {
+    sessionId: string;
+    /** For display only (the Electron shell tracks which file a window shows). */
+    path: string;
+    reason: "open" | "new" | "fork" | "clone";
+  };
 }
 
 export type EventName = keyof ArborEvents;

@@ -12,6 +12,7 @@ import {
   type EntryDetail,
   type TreeNodeView,
 } from "./contract.ts";
+import { depthFirst, sameNodeView } from "./session-delta.ts";
 import { buildSessionProjection, contextGraphOf } from "../session/context.ts";
 import { convertToLlm } from "../session/convert-to-llm.ts";
 import { entryFacts, isRecord } from "../session/facts.ts";
@@ -59,6 +60,127 @@ export function treeNodeViews(index: SessionIndex): TreeNodeView[] {
     for (let i = node.children.length - 1; i >= 0; i--) stack.push(index.nodes.get(node.children[i]!)!);
   }
   return views;
+}
+
+/** What changed in a cache's node views since its last update. */
+export interface NodeViewChanges {
+  /** Nodes that were not there, in file order. */
+  added: TreeNodeView[];
+  /** Nodes that were there and read differently now. */
+  changed: TreeNodeView[];
+  /** Ids no longer there. */
+  removed: string[];
+}
+
+/**
+ * The node views of one session, built once and kept up to date with its
+ * index. An index extended in place (an append: same object, more entries)
+ * costs the views of the new entries, plus those of the nodes they change: a
+ * parent (its children), a label's target. Any other index (rebuilt, read
+ * again) has every view built again and compared with the old ones; views
+ * that read the same stay the same objects.
+ */
+export class TreeNodeViewCache {
+  private index: SessionIndex | null = null;
+  private entryCount = 0;
+  private byteLength = -1;
+  private rootIds: string[] = [];
+  private readonly byId = new Map<string, TreeNodeView>();
+  private ordered: TreeNodeView[] | null = null;
+
+  /** Whether the views are those of `index` as it is now. */
+  isCurrent(index: SessionIndex): boolean {
+    return (
+      index === this.index && index.entries.length === this.entryCount && index.byteLength === this.byteLength
+    );
+  }
+
+  /** Brings the views up to date with `index`; returns what changed (nothing on the first call). */
+  update(index: SessionIndex): NodeViewChanges {
+    if (this.isCurrent(index)) return { added: [], changed: [], removed: [] };
+    const inPlace = index === this.index && index.entries.length >= this.entryCount;
+    const changes = inPlace ? this.extend(index) : this.rebuild(index);
+    this.index = index;
+    this.entryCount = index.entries.length;
+    this.byteLength = index.byteLength;
+    return changes;
+  }
+
+  /** Root ids, as of the last `update`. */
+  roots(): readonly string[] {
+    return this.rootIds;
+  }
+
+  /** Every node depth-first from the roots in order, children in Pi's order, as of the last `update`. */
+  nodes(): readonly TreeNodeView[] {
+    this.ordered ??= depthFirst(this.rootIds, this.byId);
+    return this.ordered;
+  }
+
+  private extend(index: SessionIndex): NodeViewChanges {
+    const added: TreeNodeView[] = [];
+    const addedIds = new Set<string>();
+    const touched = new Set<string>();
+    const entries = index.entries;
+    for (let i = this.entryCount; i < entries.length; i++) {
+      const entry = entries[i]!;
+      const node = index.nodes.get(entry.id);
+      if (!node || addedIds.has(node.id)) continue;
+      const view = treeNodeView(index, node);
+      added.push(view);
+      addedIds.add(node.id);
+      this.byId.set(node.id, view);
+      if (node.parentId !== null) touched.add(node.parentId);
+      const targetId: unknown = entry.type === "label" ? entry.targetId : undefined;
+      if (typeof targetId === "string") touched.add(targetId);
+    }
+    const changed: TreeNodeView[] = [];
+    for (const id of touched) {
+      const old = this.byId.get(id);
+      const node = index.nodes.get(id);
+      if (!old || !node || addedIds.has(id)) continue;
+      const view = treeNodeView(index, node);
+      if (sameNodeView(old, view)) continue;
+      changed.push(view);
+      this.byId.set(id, view);
+    }
+    if (!sameIds(this.rootIds, index.roots)) this.rootIds = [...index.roots];
+    // The order is built again when asked for (an append can land anywhere in it).
+    if (added.length > 0 || changed.length > 0) this.ordered = null;
+    return { added, changed, removed: [] };
+  }
+
+  private rebuild(index: SessionIndex): NodeViewChanges {
+    const fresh = treeNodeViews(index);
+    const first = this.index === null;
+    const added: TreeNodeView[] = [];
+    const changed: TreeNodeView[] = [];
+    const previous = new Map(this.byId);
+    this.byId.clear();
+    for (let i = 0; i < fresh.length; i++) {
+      const view = fresh[i]!;
+      const old = previous.get(view.id);
+      previous.delete(view.id);
+      if (!old) {
+        if (!first) added.push(view);
+      } else if (sameNodeView(old, view)) {
+        fresh[i] = old;
+      } else {
+        changed.push(view);
+      }
+      this.byId.set(view.id, fresh[i]!);
+    }
+    added.sort((a, b) => a.line - b.line);
+    this.rootIds = [...index.roots];
+    this.ordered = fresh;
+    return { added, changed, removed: [...previous.keys()] };
+  }
+}
+
+function sameIds(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**

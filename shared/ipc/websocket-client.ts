@@ -4,6 +4,9 @@
  * `{id, result}` / `{id, error}` to its request, and hands `{event, payload}`
  * to the event's listeners.
  *
+ * Answers and events arrive in their wire form (wire.ts) and are decoded
+ * here, so listeners and callers see the contract's own types.
+ *
  * Pure TypeScript on the standard WebSocket API: a browser's `WebSocket`
  * (the default), or any constructor with the same shape, such as the `ws`
  * package's in Node.
@@ -19,6 +22,7 @@ import {
   type RequestParams,
   type RequestResult,
 } from "./contract.ts";
+import { decodeEvent, decodeResult } from "./wire.ts";
 
 /** The part of the standard WebSocket this client uses. */
 export interface WebSocketLike {
@@ -48,6 +52,7 @@ interface Timers {
 const timers = globalThis as unknown as Timers;
 
 interface Pending {
+  name: RequestName;
   resolve(value: unknown): void;
   reject(error: ArborError): void;
 }
@@ -124,7 +129,7 @@ export class WebSocketClient implements ArborClient {
     }
     const id = this.nextId++;
     return new Promise<RequestResult<N>>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.pending.set(id, { name, resolve: resolve as (value: unknown) => void, reject });
       try {
         this.socket.send(JSON.stringify({ id, name, params }));
       } catch (error) {
@@ -177,9 +182,21 @@ export class WebSocketClient implements ArborClient {
       payload?: unknown;
     };
     if (typeof frame.event === "string") {
-      for (const listener of [...(this.listeners.get(frame.event as EventName) ?? [])]) {
+      const listeners = this.listeners.get(frame.event as EventName);
+      if (!listeners || listeners.size === 0) return;
+      let payload: unknown;
+      try {
+        payload = decodeEvent(frame.event as EventName, frame.payload as never);
+      } catch (error) {
+        // An event this client cannot read is dropped; the failure is reported, not swallowed.
+        queueMicrotask(() => {
+          throw error;
+        });
+        return;
+      }
+      for (const listener of [...listeners]) {
         try {
-          (listener as (payload: unknown) => void)(frame.payload);
+          (listener as (payload: unknown) => void)(payload);
         } catch (error) {
           // A listener's failure is its own; the next one still runs.
           queueMicrotask(() => {
@@ -193,8 +210,18 @@ export class WebSocketClient implements ArborClient {
     const pending = this.pending.get(frame.id);
     if (!pending) return;
     this.pending.delete(frame.id);
-    if (frame.error) pending.reject(ArborError.from(frame.error));
-    else pending.resolve(frame.result);
+    if (frame.error) {
+      pending.reject(ArborError.from(frame.error));
+      return;
+    }
+    let result: unknown;
+    try {
+      result = decodeResult(pending.name, frame.result as never);
+    } catch (error) {
+      pending.reject(new ArborError("internal", error instanceof Error ? error.message : String(error)));
+      return;
+    }
+    pending.resolve(result);
   }
 
   private shut(reason: string): void {

@@ -7,6 +7,7 @@
  */
 
 import type { ArborClient, ContextView, SessionView } from "../../../shared/ipc/contract.ts";
+import { applySessionDelta } from "../../../shared/ipc/session-delta.ts";
 import { cycleFilterMode, type FilterMode, type LayoutDirection } from "../../../shared/graph/index.ts";
 import { buildDeepLink, parseDeepLink } from "../api/deep-link.ts";
 import { contextAsJson, contextAsMarkdown } from "../preview/export.ts";
@@ -100,7 +101,7 @@ export function createController(
   let noticeSerial = 0;
   let centreSerial = 0;
   let searchTimer: ReturnType<typeof setTimeout> | null = null;
-  /** The open asked for last: the main process announces its view with `session.switched` before it answers. */
+  /** The open asked for last: its `session.switched` comes before its answer, which brings the view. */
   let pendingOpen: { sessionId: string; leafId: string | null } | null = null;
 
   const { library, session, context, live } = stores;
@@ -437,6 +438,60 @@ export function createController(
   }
 
   function subscribeEvents() {
+    /** Fetches of `session.current`: only the latest one's answer is used. */
+    let fetchSerial = 0;
+
+    /**
+     * Fetches the view of the session the main process holds now: after a
+     * switch this window did not ask for (the menu, the command line,
+     * another client), or after a delta this view cannot take. An open
+     * started meanwhile wins over it.
+     */
+    async function fetchCurrent(show: (view: SessionView | null) => void, onError: (error: unknown) => void) {
+      const serial = ++fetchSerial;
+      const opening = openSerial;
+      const stale = () => serial !== fetchSerial || opening !== openSerial || disposed;
+      try {
+        const view = await client.request("session.current", {});
+        if (!stale()) show(view);
+      } catch (error) {
+        if (!stale()) onError(error);
+      }
+    }
+
+    function showSwitched(sessionId: string) {
+      session.setState({ status: "loading", error: null, openingId: sessionId });
+      void fetchCurrent(
+        (view) => {
+          const state = session.getState();
+          if (view === null) {
+            // Closed again meanwhile: whatever was on view stays.
+            session.setState({ status: state.view ? "ready" : "idle", openingId: null });
+            return;
+          }
+          const selected = state.view?.sessionId === view.sessionId ? state.selectedId : null;
+          showView(
+            view,
+            selected !== null && view.nodes.some((node) => node.id === selected) ? selected : null,
+          );
+          markOpen(view.sessionId);
+        },
+        (error) => session.setState({ status: "error", error: messageOf(error) }),
+      );
+    }
+
+    /** A delta for a newer view than this one arrived: one was missed, so the whole view is fetched. */
+    function resync(sessionId: string) {
+      void fetchCurrent(
+        (view) => {
+          if (session.getState().view?.sessionId !== sessionId || view?.sessionId !== sessionId) return;
+          session.setState({ view });
+          settleCursor();
+        },
+        (error) => notify("error", `The session could not be brought up to date: ${messageOf(error)}`),
+      );
+    }
+
     disposers.push(
       client.on("library.progress", (progress) => library.setState({ progress })),
       client.on("library.changed", (listing) => {
@@ -449,9 +504,17 @@ export function createController(
         const open = session.getState().view?.sessionId;
         if (open) markOpen(open);
       }),
-      client.on("session.appended", ({ sessionId, added, view }) => {
+      client.on("session.appended", ({ sessionId, delta }) => {
         const state = session.getState();
-        if (state.view?.sessionId !== sessionId) return;
+        const current = state.view;
+        // Another session's, or the one an open is waiting for: its answer holds this append already.
+        if (current?.sessionId !== sessionId) return;
+        if (delta.baseBytes !== current.bytes) {
+          // A delta of another version of the view: an older one is in it already, a newer one means one was missed.
+          if (delta.bytes > current.bytes) resync(sessionId);
+          return;
+        }
+        const view = applySessionDelta(current, delta);
         const next: Partial<typeof state> = { view };
         if (state.follow && view.leafId !== null) {
           next.selectedId = view.leafId;
@@ -460,7 +523,7 @@ export function createController(
         session.setState(next);
         // The new leaf may be an entry the filter hides (a label, a usage entry): the cursor goes to the nearest visible one.
         settleCursor();
-        markRecent(added.map((node) => node.id));
+        markRecent(delta.added.map((node) => node.id));
         if (state.follow && view.leafId !== null) centreOn(session.getState().cursorId);
       }),
       client.on("session.reloaded", ({ sessionId, reason, view }) => {
@@ -485,13 +548,10 @@ export function createController(
         );
         live.setState({ reloadNotice: `${why}: Arbor read it again.` });
       }),
-      client.on("session.switched", ({ view }) => {
-        // The view an open asked for (a deep link's entry included) arrives here first; its answer is then dropped.
-        const leafId = pendingOpen?.sessionId === view.sessionId ? pendingOpen.leafId : null;
-        pendingOpen = null;
-        ++openSerial;
-        showView(view, leafId);
-        markOpen(view.sessionId);
+      client.on("session.switched", ({ sessionId }) => {
+        // An open this window asked for answers with the view (and selects its deep link's entry).
+        if (pendingOpen?.sessionId === sessionId) return;
+        showSwitched(sessionId);
       }),
     );
     // The context and the inspector follow the selection (and the agent/llm toggle).

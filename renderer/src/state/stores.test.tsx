@@ -4,7 +4,9 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { EVENT_NAMES } from "../../../shared/ipc/contract.ts";
 import { createFakeClient } from "../testing/fake-client.ts";
 import { sessionViewOf } from "../testing/session-view.ts";
-import { conversation, sessionText } from "../testing/sessions.ts";
+import { diffSessionViews } from "../../../shared/ipc/session-delta.ts";
+import { readSession } from "../../../shared/session/index.ts";
+import { assistant, conversation, sessionText, user } from "../testing/sessions.ts";
 import { createController, RECENT_HIGHLIGHT_MS } from "./controller.ts";
 import { createStores, initialSessionState } from "./stores.ts";
 
@@ -69,13 +71,30 @@ describe("the controller", () => {
   it("ignores a slow session.open answer once another session was opened", async () => {
     const { client, stores, controller } = setup();
     await controller.start();
-    client.held.add("session.open");
+    client.late.add("session.open");
     const first = controller.openSession("one");
-    client.held.clear();
+    client.late.clear();
     await controller.openSession("two");
     client.release();
     await first;
     expect(stores.session.getState().view?.sessionId).toBe("two");
+    expect(client.openId).toBe("two");
+    controller.dispose();
+  });
+
+  it("follows the main process when a slow open switches it last", async () => {
+    const { client, stores, controller } = setup();
+    await controller.start();
+    client.held.add("session.open");
+    const first = controller.openSession("one");
+    client.held.clear();
+    await controller.openSession("two");
+    // The held open of "one" switches the main process only now: the window shows what it holds.
+    client.release();
+    await first;
+    await settle();
+    expect(client.openId).toBe("one");
+    expect(stores.session.getState().view?.sessionId).toBe("one");
     controller.dispose();
   });
 
@@ -94,16 +113,110 @@ describe("the controller", () => {
     controller.dispose();
   });
 
-  it("ignores events for a session other than the open one, and switches on session.switched", async () => {
+  it("ignores events for a session other than the open one, and follows a switch it did not ask for", async () => {
     const { client, stores, controller } = setup();
     await controller.start();
     await controller.openSession("one");
     const other = sessionViewOf("two", client.index("two"));
-    client.emit("session.appended", { sessionId: "two", added: [], view: other });
+    const grown = sessionViewOf("two", readSession(`${sessionText(conversation(4))}`));
+    client.emit("session.appended", { sessionId: "two", delta: diffSessionViews(other, grown) });
     expect(stores.session.getState().view?.sessionId).toBe("one");
-    client.emit("session.switched", { view: other, reason: "fork" });
-    expect(stores.session.getState().view?.sessionId).toBe("two");
+    // A switch from the menu or the command line: the event names the session, the view is asked for.
+    const asked = client.calls.length;
+    client.switchTo("two", "fork");
+    expect(stores.session.getState().status).toBe("loading");
+    await settle();
+    expect(client.calls.slice(asked).map((call) => call.name)).toEqual([
+      "session.current",
+      "session.context",
+      "session.entry",
+    ]);
+    expect(stores.session.getState().status).toBe("ready");
+    expect(stores.session.getState().view).toEqual(other);
     expect(stores.session.getState().selectedId).toBe(other.leafId);
+    const open = stores.library.getState().listing!.projects.flatMap((project) => project.sessions);
+    expect(open.filter((item) => item.open).map((item) => item.sessionId)).toEqual(["two"]);
+    controller.dispose();
+  });
+
+  it("an open it asked for switches with no view in the event: the answer brings it, with the link's entry", async () => {
+    const client = createFakeClient([
+      { sessionId: "one", text: sessionText(conversation(3)) },
+      { sessionId: "two", text: sessionText(conversation(4)) },
+    ]);
+    const stores = createStores();
+    const switches: unknown[] = [];
+    client.on("session.switched", (payload) => switches.push(payload));
+    const controller = createController(client, stores, {
+      location: { search: "?session=two&leaf=u1", href: "http://arbor.test/?session=two&leaf=u1" },
+    });
+    await controller.start();
+    expect(switches).toEqual([{ sessionId: "two", path: "/sessions/two.jsonl", reason: "open" }]);
+    expect(client.calls.map((call) => call.name)).not.toContain("session.current");
+    expect(stores.session.getState().selectedId).toBe("u1");
+    expect(stores.session.getState().cursorId).toBe("u1");
+    await controller.openSession("one");
+    expect(client.calls.map((call) => call.name)).not.toContain("session.current");
+    expect(stores.session.getState().view).toEqual(await client.request("session.current", {}));
+    controller.dispose();
+  });
+
+  it("applies each append's delta: the view equals a fresh session.current, a new object every time", async () => {
+    const { client, stores, controller } = setup(["one"]);
+    await controller.start();
+    await controller.openSession("one");
+    const steps: [string, Record<string, unknown>[]][] = [
+      ["a turn at the leaf", [user("n0", "next"), assistant("n1", "reply")]],
+      ["a label", [{ type: "label", targetId: "u1", label: "checkpoint" }]],
+      ["a relabel", [{ type: "label", targetId: "u1", label: "moved" }]],
+      ["a cleared label", [{ type: "label", targetId: "u1" }]],
+      ["a branch from an earlier entry", [user("b0", "again", "a0"), assistant("b1", "other")]],
+      ["a name", [{ type: "session_info", name: "Renamed" }]],
+      ["a new root", [user("r0", "fresh start", null)]],
+      ["an orphan", [user("o0", "lost", "missing-parent")]],
+      [
+        "an older sibling",
+        [{ ...user("s0", "early"), parentId: "u0", timestamp: "2020-01-01T00:00:00.000Z" }],
+      ],
+    ];
+    for (const [what, entries] of steps) {
+      const before = stores.session.getState().view!;
+      client.append("one", entries);
+      const after = stores.session.getState().view!;
+      expect(after, what).not.toBe(before);
+      expect(after, what).toEqual(await client.request("session.current", {}));
+    }
+    const view = stores.session.getState().view!;
+    expect(view.name).toBe("Renamed");
+    expect(view.nodes.find((node) => node.id === "u1")!.label).toBeNull();
+    expect(view.roots).toEqual(["u0", "r0", "o0"]);
+    expect(view.problems.map((problem) => problem.kind)).toContain("orphan");
+    controller.dispose();
+  });
+
+  it("a delta for a newer view than the one shown fetches the whole view; an older one is ignored", async () => {
+    const { client, stores, controller } = setup(["one"]);
+    await controller.start();
+    await controller.openSession("one");
+    const shown = stores.session.getState().view!;
+    const index = readSession(`${sessionText(conversation(3))}`);
+    const older = sessionViewOf("one", index);
+    // The same view with a smaller size: its delta is in the view already.
+    client.emit("session.appended", {
+      sessionId: "one",
+      delta: { ...diffSessionViews(older, shown), baseBytes: shown.bytes - 10, bytes: shown.bytes - 5 },
+    });
+    expect(stores.session.getState().view).toBe(shown);
+    // A delta from a view this window never had: one was missed.
+    client.append("one", [user("n0", "next")]);
+    const asked = client.calls.length;
+    client.emit("session.appended", {
+      sessionId: "one",
+      delta: { ...diffSessionViews(shown, shown), baseBytes: shown.bytes + 1000, bytes: shown.bytes + 2000 },
+    });
+    await settle();
+    expect(client.calls.slice(asked).map((call) => call.name)).toContain("session.current");
+    expect(stores.session.getState().view).toEqual(await client.request("session.current", {}));
     controller.dispose();
   });
 

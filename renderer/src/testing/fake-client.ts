@@ -3,7 +3,12 @@
  * text (usually from shared/session/testing/generate-session.ts), read with
  * shared/session exactly as the main process reads them. Appends (a label,
  * or `append()` standing in for a running Pi) re-read the text and emit
- * `session.appended`, as the file follower does.
+ * `session.appended` with the delta between the views before and after, as
+ * the file follower does. Opening another session emits `session.switched`
+ * before the answer, and `switchTo()` stands in for a switch the main process
+ * makes by itself (the menu, the command line). Answers and the events it
+ * makes itself travel in their wire form and back (shared/ipc/wire.ts), as
+ * over either transport.
  */
 
 import {
@@ -19,6 +24,8 @@ import {
   type SearchHit,
   type SessionListItem,
 } from "../../../shared/ipc/contract.ts";
+import { diffSessionViews } from "../../../shared/ipc/session-delta.ts";
+import { decodeEvent, decodeResult, encodeEvent, encodeResult } from "../../../shared/ipc/wire.ts";
 import { firstLine, readSession, type SessionIndex, textOf } from "../../../shared/session/index.ts";
 import { contextViewOf, sessionViewOf } from "./session-view.ts";
 
@@ -44,12 +51,18 @@ export interface FakeClient extends ArborClient {
   emit<E extends EventName>(name: E, payload: ArborEvents[E]): void;
   /** Appends entry lines to a session (as a running Pi would) and emits `session.appended` if it is open. */
   append(sessionId: string, entries: Record<string, unknown>[]): string[];
+  /** Opens a session as the main process does by itself (menu, command line): `session.switched` only. */
+  switchTo(sessionId: string, reason?: "open" | "new" | "fork" | "clone"): void;
+  /** The session open now, as the main process holds it. */
+  readonly openId: string | null;
   index(sessionId: string): SessionIndex;
   listenerCount(name: EventName): number;
   /** Requests by name that fail with this error instead of answering. */
   failing: Map<RequestName, ArborError>;
   /** Requests held until `release()` is called (to see loading states). */
   held: Set<RequestName>;
+  /** Requests answered at once (their switch happens) but whose answers arrive only at `release()`. */
+  late: Set<RequestName>;
   release(): void;
 }
 
@@ -73,6 +86,7 @@ export function createFakeClient(inputs: FakeSessionInput[], options: FakeClient
   const calls: { name: RequestName; params: unknown }[] = [];
   const failing = new Map<RequestName, ArborError>();
   const held = new Set<RequestName>();
+  const late = new Set<RequestName>();
   let waiting: (() => void)[] = [];
   let openId: string | null = null;
 
@@ -89,6 +103,22 @@ export function createFakeClient(inputs: FakeSessionInput[], options: FakeClient
   function emit<E extends EventName>(name: E, payload: ArborEvents[E]): void {
     for (const listener of [...(listeners.get(name) ?? [])])
       (listener as (p: ArborEvents[E]) => void)(payload);
+  }
+
+  /** An event the fake makes itself: through the wire form and JSON, as a transport sends it. */
+  function send<E extends EventName>(name: E, payload: ArborEvents[E]): void {
+    emit(name, decodeEvent(name, JSON.parse(JSON.stringify(encodeEvent(name, payload)))));
+  }
+
+  const viewOf = (sessionId: string) => {
+    const s = session(sessionId);
+    return sessionViewOf(sessionId, s.index, { live: s.live });
+  };
+
+  function switchTo(sessionId: string, reason: "open" | "new" | "fork" | "clone" = "open"): void {
+    session(sessionId);
+    openId = sessionId;
+    send("session.switched", { sessionId, path: viewOf(sessionId).path, reason });
   }
 
   function listItem(id: string, s: FakeSession): SessionListItem {
@@ -171,6 +201,7 @@ export function createFakeClient(inputs: FakeSessionInput[], options: FakeClient
 
   function append(sessionId: string, entries: Record<string, unknown>[]): string[] {
     const s = session(sessionId);
+    const before = openId === sessionId ? viewOf(sessionId) : null;
     let parentId = s.index.leafId;
     const ids: string[] = [];
     let text = s.text.endsWith("\n") || s.text === "" ? s.text : `${s.text}\n`;
@@ -184,11 +215,8 @@ export function createFakeClient(inputs: FakeSessionInput[], options: FakeClient
     s.text = text;
     s.index = readSession(text);
     s.live = true;
-    if (openId === sessionId) {
-      const view = sessionViewOf(sessionId, s.index, { live: true });
-      const added = view.nodes.filter((node) => ids.includes(node.id));
-      emit("session.appended", { sessionId, added, view });
-    }
+    if (before !== null)
+      send("session.appended", { sessionId, delta: diffSessionViews(before, viewOf(sessionId)) });
     return ids;
   }
 
@@ -204,14 +232,11 @@ export function createFakeClient(inputs: FakeSessionInput[], options: FakeClient
         return search(String(p.query), typeof p.limit === "number" ? p.limit : 50) as RequestResult<N>;
       case "session.open": {
         const id = String(p.sessionId);
-        const s = session(id);
-        openId = id;
-        return sessionViewOf(id, s.index, { live: s.live }) as RequestResult<N>;
+        if (openId !== id) switchTo(id);
+        return viewOf(id) as RequestResult<N>;
       }
       case "session.current":
-        return (
-          openId === null ? null : sessionViewOf(openId, current().index, { live: current().live })
-        ) as RequestResult<N>;
+        return (openId === null ? null : viewOf(openId)) as RequestResult<N>;
       case "session.context": {
         const s = current();
         const leafId = p.leafId as string | null;
@@ -254,12 +279,15 @@ export function createFakeClient(inputs: FakeSessionInput[], options: FakeClient
     calls,
     failing,
     held,
+    late,
     async request(name, params) {
       calls.push({ name, params });
       if (held.has(name)) await new Promise<void>((resolve) => waiting.push(resolve));
       const failure = failing.get(name);
       if (failure) throw failure;
-      return answer(name, params);
+      const wire = JSON.stringify(encodeResult(name, await answer(name, params)));
+      if (late.has(name)) await new Promise<void>((resolve) => waiting.push(resolve));
+      return decodeResult(name, JSON.parse(wire));
     },
     on(name, listener) {
       const set = listeners.get(name) ?? new Set();
@@ -272,10 +300,15 @@ export function createFakeClient(inputs: FakeSessionInput[], options: FakeClient
     },
     emit,
     append,
+    switchTo,
+    get openId() {
+      return openId;
+    },
     index: (sessionId) => session(sessionId).index,
     listenerCount: (name) => listeners.get(name)?.size ?? 0,
     release() {
       held.clear();
+      late.clear();
       const resolve = waiting;
       waiting = [];
       for (const done of resolve) done();

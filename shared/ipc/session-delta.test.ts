@@ -1,0 +1,173 @@
+/**
+ * Deltas of a session's view: a file read in pieces (as a follower reads
+ * what Pi appends, even mid-line) gives, piece by piece, deltas whose
+ * application equals the whole view built fresh; the node view cache builds
+ * only what an append adds or changes; and `diffSessionViews` is undone by
+ * `applySessionDelta` for any two views.
+ */
+
+import { describe, expect, it } from "vitest";
+import { type ParseMode, SessionParser } from "../session/parse.ts";
+import { generateSession, Rng } from "../session/testing/generate-session.ts";
+import {
+  buildSessionIndex,
+  extendSessionIndex,
+  resumePoint,
+  type SessionIndex,
+} from "../session/tree-index.ts";
+import type { SessionDelta, SessionView } from "./contract.ts";
+import {
+  applyListPatch,
+  applySessionDelta,
+  diffSessionViews,
+  listPatch,
+  sameProblem,
+} from "./session-delta.ts";
+import { TreeNodeViewCache, treeNodeViews } from "./views.ts";
+
+function viewFields(index: SessionIndex) {
+  return {
+    headerId: index.header?.id ?? null,
+    cwd: index.header?.cwd ?? null,
+    name: index.sessionName ?? null,
+    version: index.version,
+    parentSessionId: null,
+    leafId: index.leafId,
+    bytes: index.byteLength,
+    live: false,
+  };
+}
+
+/** The view built from scratch, as the main process did before deltas. */
+function freshView(index: SessionIndex): SessionView {
+  return {
+    sessionId: "s",
+    path: "/s.jsonl",
+    ...viewFields(index),
+    roots: [...index.roots],
+    nodes: treeNodeViews(index),
+    problems: [...index.problems],
+  };
+}
+
+/** A file read in pieces: after each piece, the index and what the follower would do with it. */
+function* readInPieces(bytes: Uint8Array, cuts: number[], mode: ParseMode) {
+  const readBody = (offset: number, length: number) => bytes.subarray(offset, offset + length);
+  const first = new SessionParser({ mode });
+  first.push(bytes.subarray(0, cuts[0]));
+  let index = buildSessionIndex(first.end(), readBody);
+  yield { index, rebuilt: true };
+  for (let k = 0; k < cuts.length; k++) {
+    const available = k + 1 < cuts.length ? cuts[k + 1]! : bytes.length;
+    const start = resumePoint(index);
+    const parser = new SessionParser({ mode, start });
+    parser.push(bytes.subarray(start.offset, available));
+    const result = extendSessionIndex(index, parser.end());
+    index = result.index;
+    yield result;
+  }
+}
+
+function randomCuts(rng: Rng, length: number, count: number): number[] {
+  const cuts = new Set<number>();
+  while (cuts.size < count) cuts.add(rng.int(1, length - 1));
+  return [...cuts].sort((a, b) => a - b);
+}
+
+describe("the node view cache and deltas", () => {
+  it("piece by piece, the delta applied to the view before equals the view built fresh", () => {
+    let inPlace = 0;
+    let rebuilt = 0;
+    for (let seed = 1; seed <= 80; seed++) {
+      const rng = new Rng(seed * 31);
+      const text = generateSession({ seed, damage: seed % 2 === 0 }).text;
+      const bytes = new TextEncoder().encode(text);
+      const cuts = randomCuts(rng, bytes.length, rng.int(2, 12));
+      const mode: ParseMode = seed % 3 === 0 ? "structure" : "full";
+      const cache = new TreeNodeViewCache();
+      let view: SessionView | null = null;
+      for (const step of readInPieces(bytes, cuts, mode)) {
+        const { index } = step;
+        if (view === null) {
+          expect(cache.update(index)).toEqual({ added: [], changed: [], removed: [] });
+          view = freshView(index);
+          expect(cache.nodes()).toEqual(view.nodes);
+          continue;
+        }
+        const before = new Map(cache.nodes().map((node) => [node.id, node]));
+        const changes = cache.update(index);
+        const delta: SessionDelta = {
+          baseBytes: view.bytes,
+          ...viewFields(index),
+          ...changes,
+          roots: listPatch(view.roots, index.roots),
+          problems: listPatch(view.problems, index.problems, sameProblem),
+        };
+        const previous = new Map(view.nodes.map((node) => [node.id, node]));
+        view = applySessionDelta(view, delta);
+        const fresh = freshView(index);
+        expect(view, `seed ${seed}`).toEqual(fresh);
+        expect(cache.nodes(), `seed ${seed}`).toEqual(fresh.nodes);
+        expect(cache.roots()).toEqual(index.roots);
+        // Nodes the delta does not name are the very objects they were.
+        const named = new Set([...changes.added, ...changes.changed].map((node) => node.id));
+        for (const node of cache.nodes()) {
+          if (!named.has(node.id)) expect(node).toBe(before.get(node.id));
+        }
+        for (const node of view.nodes) {
+          if (!named.has(node.id)) expect(node).toBe(previous.get(node.id));
+        }
+        if (step.rebuilt) rebuilt++;
+        else inPlace++;
+        // Asking again without a change changes nothing.
+        expect(cache.update(index)).toEqual({ added: [], changed: [], removed: [] });
+      }
+    }
+    expect(inPlace).toBeGreaterThan(100);
+    expect(rebuilt).toBeGreaterThan(10);
+  });
+
+  it("an append in place builds the new entries' views and the ones they change, no other", () => {
+    const text = generateSession({ seed: 17, entryCount: 200 }).text;
+    const bytes = new TextEncoder().encode(text);
+    const lineEnds: number[] = [];
+    for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) lineEnds.push(i + 1);
+    const cuts = [lineEnds[100]!, lineEnds[150]!, lineEnds[151]!];
+    const cache = new TreeNodeViewCache();
+    for (const step of readInPieces(bytes, cuts, "full")) {
+      const changes = cache.update(step.index);
+      if (step.rebuilt) continue;
+      const touched = new Set<unknown>();
+      for (const added of changes.added) {
+        touched.add(added.parentId);
+        const entry = step.index.entry(added.id)!;
+        if (entry.type === "label") touched.add(entry.targetId);
+      }
+      for (const node of changes.changed) expect(touched.has(node.id), node.id).toBe(true);
+      expect(changes.added.length).toBeGreaterThan(0);
+      expect(changes.removed).toEqual([]);
+    }
+  });
+
+  it("diffSessionViews is undone by applySessionDelta, for any two views of a session", () => {
+    const rng = new Rng(99);
+    for (let seed = 400; seed < 430; seed++) {
+      const text = generateSession({ seed, damage: true }).text;
+      const bytes = new TextEncoder().encode(text);
+      const views = [...readInPieces(bytes, randomCuts(rng, bytes.length, 5), "full")].map((step) =>
+        freshView(step.index),
+      );
+      for (let k = 0; k < 6; k++) {
+        const a = rng.pick(views);
+        const b = rng.pick(views);
+        expect(applySessionDelta(a, diffSessionViews(a, b))).toEqual(b);
+      }
+    }
+  });
+
+  it("list patches keep a common prefix", () => {
+    expect(listPatch(["a", "b", "c"], ["a", "b", "d", "e"])).toEqual({ keep: 2, add: ["d", "e"] });
+    expect(applyListPatch(["a", "b", "c"], { keep: 2, add: ["d", "e"] })).toEqual(["a", "b", "d", "e"]);
+    expect(() => applyListPatch(["a"], { keep: 2, add: [] })).toThrow(RangeError);
+  });
+});

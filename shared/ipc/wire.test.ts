@@ -1,0 +1,230 @@
+/**
+ * The wire form of node lists round-trips exactly: through JSON, the views
+ * of generated sessions (clean, damaged, with odd ids) come back equal to
+ * `treeNodeViews`, and so do lists that are not a whole tree in depth-first
+ * order (deltas, hand-made lists), where no derivation holds.
+ */
+
+import { describe, expect, it } from "vitest";
+import { readSession } from "../session/index.ts";
+import { generateSession, Rng } from "../session/testing/generate-session.ts";
+import type { SessionDelta, SessionView, TreeNodeView } from "./contract.ts";
+import { treeNodeViews } from "./views.ts";
+import {
+  decodeEvent,
+  decodeNodes,
+  decodeResult,
+  encodeEvent,
+  encodeNodes,
+  encodeResult,
+  WireFormatError,
+  type WireNodes,
+} from "./wire.ts";
+
+/** As it crosses either transport. */
+function throughJson<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+function roundTrip(nodes: TreeNodeView[]): TreeNodeView[] {
+  return decodeNodes(throughJson(encodeNodes(nodes)));
+}
+
+const ID_FIELDS = ["id", "parentId", "targetId", "firstKeptEntryId", "fromId"];
+
+/** The same session with every id renamed by `rename` (in every field that names an entry). */
+function withIds(text: string, rename: (id: string) => string): string {
+  return text
+    .split("\n")
+    .map((line) => {
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        return line;
+      }
+      if (typeof value !== "object" || value === null || Array.isArray(value)) return line;
+      const entry = value as Record<string, unknown>;
+      if (entry.type === "session") return line;
+      for (const field of ID_FIELDS) {
+        if (typeof entry[field] === "string" && entry[field] !== "")
+          entry[field] = rename(entry[field] as string);
+      }
+      return JSON.stringify(entry);
+    })
+    .join("\n");
+}
+
+const ODD = ["__proto__", "constructor", "a b", '"quoted"', "é🌳", "\u0000nul", "x".repeat(180), "-1", "0"];
+
+function oddId(rng: Rng, id: string): string {
+  return `${rng.pick(ODD)}${id}`;
+}
+
+describe("the wire form of node lists", () => {
+  it("round-trips the views of generated sessions exactly, clean and damaged", () => {
+    let nodes = 0;
+    let exceptions = 0;
+    for (let seed = 1; seed <= 120; seed++) {
+      const generated = generateSession({ seed, damage: seed % 3 !== 0 });
+      const views = treeNodeViews(readSession(generated.text));
+      const wire = encodeNodes(views);
+      expect(roundTrip(views), `seed ${seed}`).toEqual(views);
+      nodes += views.length;
+      exceptions += wire.depths.at.length + wire.children.at.length + wire.parentIds.at.length;
+    }
+    expect(nodes).toBeGreaterThan(5000);
+    // A whole tree depth-first: parents, depths and children are all derived.
+    expect(exceptions).toBe(0);
+  });
+
+  it("round-trips sessions whose ids are odd strings", () => {
+    for (let seed = 200; seed < 240; seed++) {
+      const rng = new Rng(seed);
+      const renamed = new Map<string, string>();
+      const generated = generateSession({ seed, damage: seed % 2 === 0 });
+      const text = withIds(generated.text, (id) => {
+        const odd = renamed.get(id) ?? oddId(rng, id);
+        renamed.set(id, odd);
+        return odd;
+      });
+      const views = treeNodeViews(readSession(text));
+      expect(views.some((view) => ODD.some((odd) => view.id.startsWith(odd)))).toBe(true);
+      expect(roundTrip(views), `seed ${seed}`).toEqual(views);
+    }
+  });
+
+  it("round-trips lists that are no whole tree: slices, reversed, shuffled, one node twice", () => {
+    const rng = new Rng(7);
+    for (let seed = 300; seed < 330; seed++) {
+      const views = treeNodeViews(readSession(generateSession({ seed, damage: true }).text));
+      const from = rng.int(0, views.length - 1);
+      const lists = [
+        views.slice(from, from + rng.int(1, 20)),
+        [...views].reverse(),
+        [...views].sort(() => rng.next() - 0.5),
+        [...views.slice(0, 5), ...views.slice(0, 3)],
+        views.filter((view) => view.type !== "message"),
+      ];
+      for (const list of lists) expect(roundTrip(list)).toEqual(list);
+    }
+  });
+
+  it("round-trips odd field values: times that are not ISO, lines that are not integers, a node its own parent", () => {
+    const base = treeNodeViews(readSession(generateSession({ seed: 5 }).text));
+    const odd: TreeNodeView[] = base.slice(0, 12).map((view) => ({ ...view }));
+    odd[0]!.timestamp = "";
+    odd[1]!.timestamp = "2026-01-01T00:00:00Z";
+    odd[2]!.timestamp = "yesterday";
+    odd[3]!.timestamp = "2026-13-01T00:00:00.000Z";
+    odd[4]!.timestamp = "+275760-09-13T00:00:00.000Z";
+    odd[5]!.timestamp = "1969-12-31T23:59:59.999Z";
+    odd[6]!.line = 1.5;
+    odd[7]!.line = -3;
+    odd[8]!.line = Number.MAX_SAFE_INTEGER;
+    odd[9]!.parentId = odd[9]!.id;
+    odd[10]!.depth = 41;
+    odd[10]!.children = ["not-listed", odd[10]!.id];
+    odd[11]!.toolNames = ["a\u0000b", "c"];
+    odd[0]!.toolNames = ["a", "b\u0000c"];
+    odd[1]!.label = "";
+    odd[2]!.tokensBefore = 0;
+    odd[3]!.targetId = "";
+    odd[4]!.role = "null";
+    odd[5]!.stopReason = null;
+    expect(roundTrip(odd)).toEqual(odd);
+    expect(roundTrip([])).toEqual([]);
+    // Times on the day of the one before, read digit by digit: only canonical ones become numbers.
+    const day = "2026-03-04T";
+    const times = ["10:00:00.000Z", "24:00:00.000Z", "10:60:00.000Z", "10:00:60.000Z", "1a:00:00.000Z"];
+    times.push("10:00:00.000z", "10:00:00,000Z", "10:00:00.0000", "-1:00:00.000Z", "23:59:59.999Z");
+    const sameDay = times.map((time, i) => ({ ...base[i]!, timestamp: `${day}${time}` }));
+    const wire = encodeNodes(sameDay);
+    expect(wire.timestampValues.values).toEqual(sameDay.slice(1, -1).map((view) => view.timestamp));
+    expect(roundTrip(sameDay)).toEqual(sameDay);
+  });
+
+  it("is a fraction of the JSON of the objects", () => {
+    const views = treeNodeViews(readSession(generateSession({ seed: 9, entryCount: 3000 }).text));
+    const objects = JSON.stringify(views).length;
+    const columns = JSON.stringify(encodeNodes(views)).length;
+    expect(columns).toBeLessThan(objects * 0.5);
+  });
+
+  it("refuses what is not in its format", () => {
+    const wire = throughJson(encodeNodes(treeNodeViews(readSession(generateSession({ seed: 4 }).text))));
+    expect(() => decodeNodes({ ...wire, format: 2 } as unknown as WireNodes)).toThrow(WireFormatError);
+    expect(() => decodeNodes({ ...wire, previews: [] })).toThrow(WireFormatError);
+    expect(() => decodeNodes({ ...wire, labels: { at: [1_000_000], values: ["x"] } })).toThrow(
+      WireFormatError,
+    );
+    expect(() => decodeNodes({ ...wire, parents: wire.parents.map(() => 1_000_000) })).toThrow(
+      WireFormatError,
+    );
+  });
+});
+
+describe("results and events on the wire", () => {
+  const index = readSession(generateSession({ seed: 12, damage: true }).text);
+  const view: SessionView = {
+    sessionId: "s1",
+    path: "/sessions/one.jsonl",
+    headerId: index.header?.id ?? null,
+    cwd: null,
+    name: "One",
+    version: 3,
+    parentSessionId: null,
+    leafId: index.leafId,
+    roots: [...index.roots],
+    nodes: treeNodeViews(index),
+    problems: throughJson(index.problems),
+    bytes: index.byteLength,
+    live: false,
+  };
+
+  it("views travel as columns and come back equal; other results as they are", () => {
+    for (const name of [
+      "session.open",
+      "session.current",
+      "session.fork",
+      "session.clone",
+      "session.new",
+    ] as const) {
+      const wire = throughJson(encodeResult(name, view));
+      expect(Array.isArray((wire as { nodes: unknown }).nodes)).toBe(false);
+      expect(decodeResult(name, wire)).toEqual(view);
+    }
+    expect(decodeResult("session.current", throughJson(encodeResult("session.current", null)))).toBeNull();
+    const info = { version: "1.0.0", transport: "serve" as const };
+    expect(encodeResult("app.info", info)).toBe(info);
+  });
+
+  it("a delta's nodes and a reload's view travel as columns; the switch names the session only", () => {
+    const delta: SessionDelta = {
+      baseBytes: 10,
+      headerId: null,
+      cwd: null,
+      name: null,
+      version: 3,
+      parentSessionId: null,
+      leafId: view.leafId,
+      bytes: 20,
+      live: true,
+      added: view.nodes.slice(-3),
+      changed: view.nodes.slice(0, 2),
+      removed: ["gone"],
+      roots: { keep: 1, add: [] },
+      problems: { keep: 0, add: view.problems },
+    };
+    const appended = { sessionId: "s1", delta };
+    expect(decodeEvent("session.appended", throughJson(encodeEvent("session.appended", appended)))).toEqual(
+      appended,
+    );
+    const reloaded = { sessionId: "s1", reason: "truncated" as const, view };
+    expect(decodeEvent("session.reloaded", throughJson(encodeEvent("session.reloaded", reloaded)))).toEqual(
+      reloaded,
+    );
+    const switched = { sessionId: "s1", path: view.path, reason: "open" as const };
+    expect(encodeEvent("session.switched", switched)).toEqual(switched);
+  });
+});

@@ -1,0 +1,607 @@
+/**
+ * The wire form of the contract's node lists: columnar, for the views that
+ * carry a whole session (100k nodes are about a fifth of their JSON as
+ * objects). It is applied at the transport boundary only: the handlers return
+ * `SessionView`s, `app/ipc/bind.ts` encodes what leaves the main process (an
+ * answer, an event), and each client decodes what arrives, so the renderer
+ * sees `SessionView`s with `TreeNodeView[]` again, equal to what was sent.
+ *
+ * A list is one array per field. Whatever decoding can derive is not sent:
+ * `depth` (the parent's plus one), `children` (the nodes that name the node
+ * as parent, in list order, as in a depth-first list); parents are distances
+ * back in the list, lines and times differences from the node before. The
+ * rare node where a derivation does not hold (a list that is not a whole
+ * tree, a time that is not an ISO string) has its own value in an exception
+ * list, so every list round-trips exactly.
+ */
+
+import type {
+  ArborEvents,
+  EventName,
+  RequestName,
+  RequestResult,
+  SessionDelta,
+  SessionView,
+  TreeNodeView,
+} from "./contract.ts";
+
+/** Values for some of the nodes: `at` holds their indices, each as the difference from the one before. */
+export interface SparseColumn<T> {
+  at: number[];
+  values: T[];
+}
+
+/** The (type, kind, role, stopReason) of a node; most sessions have a dozen distinct ones. */
+export type NodeShape = [type: string, kind: string, role: string | null, stopReason: string | null];
+
+export const WIRE_NODES_FORMAT = 1;
+
+export interface WireNodes {
+  format: typeof WIRE_NODES_FORMAT;
+  ids: string[];
+  /** How far back in the list each node's parent is; 0: no parent, or one in `parentIds`. */
+  parents: number[];
+  shapeTable: NodeShape[];
+  /** Each node's index in `shapeTable`. */
+  shapes: number[];
+  previews: string[];
+  /** Each node's line minus the one before it (the first: minus 0); see `lineValues`. */
+  lines: number[];
+  /** Each node's timestamp in ms since the epoch, minus the one before it; see `timestampValues`. */
+  times: number[];
+  tokenEstimates: number[];
+  /** Bit 0: `isError`, bit 1: `toolCallsOnly`, bit 2: `hasText`. */
+  flags: number[];
+  /** The distinct lists of tool names; `toolNames` holds indices into it. */
+  toolSets: string[][];
+  toolNames: SparseColumn<number>;
+  labels: SparseColumn<string>;
+  targetIds: SparseColumn<string>;
+  tokensBefore: SparseColumn<number>;
+  /** Exceptions to the derivations above, for the nodes where they do not hold. */
+  parentIds: SparseColumn<string>;
+  depths: SparseColumn<number>;
+  children: SparseColumn<string[]>;
+  /** Lines that are not a safe integer away from the one before (the difference sent is then 0). */
+  lineValues: SparseColumn<number>;
+  /** Timestamps that are not what `Date#toISOString` gives (the difference sent is then 0). */
+  timestampValues: SparseColumn<string>;
+}
+
+export type WireSessionView = Omit<SessionView, "nodes"> & { nodes: WireNodes };
+export type WireSessionDelta = Omit<SessionDelta, "added" | "changed"> & {
+  added: WireNodes;
+  changed: WireNodes;
+};
+
+/** What a request's result is on the wire. */
+export type WireResult<N extends RequestName> =
+  RequestResult<N> extends SessionView
+    ? WireSessionView
+    : RequestResult<N> extends SessionView | null
+      ? WireSessionView | null
+      : RequestResult<N>;
+
+/** What an event's payload is on the wire. */
+export type WireEvent<E extends EventName> = E extends "session.appended"
+  ? { sessionId: string; delta: WireSessionDelta }
+  : E extends "session.reloaded"
+    ? Omit<ArborEvents[E], "view"> & { view: WireSessionView | null }
+    : ArborEvents[E];
+
+/** Thrown when what arrived is not in the wire format (a client and a main process of different versions). */
+export class WireFormatError extends Error {
+  constructor(what: string) {
+    super(`Arbor received a node list it cannot read (${what}); reload the window.`);
+    this.name = "WireFormatError";
+  }
+}
+
+const IS_ERROR = 1;
+const TOOL_CALLS_ONLY = 2;
+const HAS_TEXT = 4;
+
+class SparseWriter<T> {
+  readonly column: SparseColumn<T> = { at: [], values: [] };
+  private last = 0;
+
+  add(index: number, value: T): void {
+    this.column.at.push(index - this.last);
+    this.column.values.push(value);
+    this.last = index;
+  }
+}
+
+/** The map under `key` in `map`, made when there is none. */
+function level<K, V extends Map<unknown, unknown>>(map: Map<K, V>, key: K): V {
+  let next = map.get(key);
+  if (next === undefined) {
+    next = new Map() as V;
+    map.set(key, next);
+  }
+  return next;
+}
+
+/** Indices of distinct values, by identity (strings, numbers, null) one level per tuple member. */
+class ShapeTable {
+  readonly table: NodeShape[] = [];
+  private readonly root = new Map<unknown, Map<unknown, Map<unknown, Map<unknown, number>>>>();
+
+  indexOf(type: string, kind: string, role: string | null, stopReason: string | null): number {
+    const byStop = level(level(level(this.root, type), kind), role);
+    let index = byStop.get(stopReason);
+    if (index === undefined) {
+      index = this.table.length;
+      this.table.push([type, kind, role, stopReason]);
+      byStop.set(stopReason, index);
+    }
+    return index;
+  }
+}
+
+const DAY_MS = 86_400_000;
+const TWO_DIGITS = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, "0"));
+const THREE_DIGITS = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, "0"));
+
+/** Indices of distinct lists of tool names, one map level per name. */
+class ToolSets {
+  readonly table: string[][] = [];
+  private readonly root: ToolSetLevel = { index: undefined, next: new Map() };
+
+  indexOf(names: readonly string[]): number {
+    let at = this.root;
+    for (const name of names) {
+      let next = at.next.get(name);
+      if (!next) {
+        next = { index: undefined, next: new Map() };
+        at.next.set(name, next);
+      }
+      at = next;
+    }
+    if (at.index === undefined) {
+      at.index = this.table.length;
+      this.table.push([...names]);
+    }
+    return at.index;
+  }
+}
+
+interface ToolSetLevel {
+  index: number | undefined;
+  next: Map<string, ToolSetLevel>;
+}
+
+/**
+ * Finds a node's parent among the nodes before it. In a depth-first list it
+ * is the node just before or one of that node's ancestors, found by walking
+ * up (every step leaves a finished subtree behind, so all the walks of a list
+ * add up to its length). Any other list falls back to a map of ids.
+ */
+class ParentFinder {
+  private static readonly MAX_WALK = 256;
+  private readonly parentIndex: Int32Array;
+  private indexOfId: Map<string, number> | null = null;
+
+  constructor(count: number) {
+    this.parentIndex = new Int32Array(count);
+  }
+
+  /** An index before `i` of a node with id `parentId`, if there is one. */
+  find(ids: readonly string[], i: number, parentId: string): number | undefined {
+    let steps = 0;
+    for (let p = i - 1; p >= 0 && steps < ParentFinder.MAX_WALK; p = this.parentIndex[p]!, steps++) {
+      if (ids[p] === parentId) return p;
+    }
+    if (steps < ParentFinder.MAX_WALK) {
+      // The walk reached a root: in a depth-first list the parent is not before the node.
+      if (this.indexOfId === null) return undefined;
+    }
+    if (this.indexOfId === null) {
+      this.indexOfId = new Map();
+      for (let k = 0; k < i; k++) if (!this.indexOfId.has(ids[k]!)) this.indexOfId.set(ids[k]!, k);
+    }
+    return this.indexOfId.get(parentId);
+  }
+
+  /** Notes node `i`'s parent (after `find`, so a node is never its own parent). */
+  record(ids: readonly string[], i: number, parentIndex: number | undefined): void {
+    this.parentIndex[i] = parentIndex ?? -1;
+    if (this.indexOfId !== null && !this.indexOfId.has(ids[i]!)) this.indexOfId.set(ids[i]!, i);
+  }
+}
+
+/** The digit at `at`, or a large negative number for any other character. */
+function digitAt(text: string, at: number): number {
+  const code = text.charCodeAt(at) - 48;
+  return code >= 0 && code <= 9 ? code : -1000;
+}
+
+function twoDigits(text: string, at: number): number {
+  return digitAt(text, at) * 10 + digitAt(text, at + 1);
+}
+
+/**
+ * `new Date(ms).toISOString()`, several times faster: the date part is kept
+ * from the call before (timestamps in a list are mostly on the same day).
+ */
+class IsoTimes {
+  private day = Number.NaN;
+  private prefix = "";
+
+  format(ms: number): string {
+    const day = Math.floor(ms / DAY_MS) * DAY_MS;
+    if (day !== this.day) {
+      const iso = new Date(day).toISOString();
+      this.day = day;
+      this.prefix = iso.slice(0, iso.indexOf("T") + 1);
+    }
+    let rest = ms - day;
+    const hours = Math.floor(rest / 3_600_000);
+    rest -= hours * 3_600_000;
+    const minutes = Math.floor(rest / 60_000);
+    rest -= minutes * 60_000;
+    const seconds = Math.floor(rest / 1000);
+    const milliseconds = rest - seconds * 1000;
+    return `${this.prefix}${TWO_DIGITS[hours]}:${TWO_DIGITS[minutes]}:${TWO_DIGITS[seconds]}.${THREE_DIGITS[milliseconds]}Z`;
+  }
+
+  /** The ms `timestamp` stands for, if `format` gives it back exactly; else null (it travels as a string). */
+  parse(timestamp: string): number | null {
+    const prefix = this.prefix;
+    const at = prefix.length;
+    if (at > 0 && timestamp.length === at + 13 && timestamp.startsWith(prefix)) {
+      // The day of the one before: "HH:MM:SS.mmmZ" in canonical digits is what `format` gives back.
+      const hours = twoDigits(timestamp, at);
+      const minutes = twoDigits(timestamp, at + 3);
+      const seconds = twoDigits(timestamp, at + 6);
+      const milliseconds = twoDigits(timestamp, at + 9) * 10 + digitAt(timestamp, at + 11);
+      if (
+        hours >= 0 &&
+        hours < 24 &&
+        minutes >= 0 &&
+        minutes < 60 &&
+        seconds >= 0 &&
+        seconds < 60 &&
+        milliseconds >= 0 &&
+        timestamp.charCodeAt(at + 2) === 58 /* : */ &&
+        timestamp.charCodeAt(at + 5) === 58 &&
+        timestamp.charCodeAt(at + 8) === 46 /* . */ &&
+        timestamp.charCodeAt(at + 12) === 90 /* Z */
+      ) {
+        return this.day + hours * 3_600_000 + minutes * 60_000 + seconds * 1000 + milliseconds;
+      }
+      return null;
+    }
+    const ms = Date.parse(timestamp);
+    if (!Number.isSafeInteger(ms)) return null;
+    return this.format(ms) === timestamp ? ms : null;
+  }
+}
+
+export function encodeNodes(nodes: readonly TreeNodeView[]): WireNodes {
+  const n = nodes.length;
+  const ids: string[] = [];
+  const parents: number[] = [];
+  const shapes: number[] = [];
+  const previews: string[] = [];
+  const lines: number[] = [];
+  const times: number[] = [];
+  const tokenEstimates: number[] = [];
+  const flags: number[] = [];
+  const shapeTable = new ShapeTable();
+  const toolSets = new ToolSets();
+  const toolNames = new SparseWriter<number>();
+  const labels = new SparseWriter<string>();
+  const targetIds = new SparseWriter<string>();
+  const tokensBefore = new SparseWriter<number>();
+  const parentIds = new SparseWriter<string>();
+  const depths = new SparseWriter<number>();
+  const children = new SparseWriter<string[]>();
+  const lineValues = new SparseWriter<number>();
+  const timestampValues = new SparseWriter<string>();
+
+  const parentFinder = new ParentFinder(n);
+  /**
+   * How many children decoding derives for each node so far (the nodes naming
+   * it as parent, in list order), and whether they are the node's own so far.
+   */
+  const derivedCount = new Uint32Array(n);
+  const childrenDiffer = new Uint8Array(n);
+  const isoTimes = new IsoTimes();
+  let lastLine = 0;
+  let lastTime = 0;
+  for (let i = 0; i < n; i++) {
+    const node = nodes[i]!;
+    ids[i] = node.id;
+    const parentIndex = node.parentId === null ? undefined : parentFinder.find(ids, i, node.parentId);
+    parentFinder.record(ids, i, parentIndex);
+    let derivedDepth: number | null;
+    if (node.parentId === null) {
+      parents[i] = 0;
+      derivedDepth = 0;
+    } else if (parentIndex !== undefined) {
+      parents[i] = i - parentIndex;
+      derivedDepth = nodes[parentIndex]!.depth + 1;
+      const count = derivedCount[parentIndex]!;
+      if (nodes[parentIndex]!.children[count] !== node.id) childrenDiffer[parentIndex] = 1;
+      derivedCount[parentIndex] = count + 1;
+    } else {
+      parents[i] = 0;
+      parentIds.add(i, node.parentId);
+      derivedDepth = null;
+    }
+    if (node.depth !== derivedDepth) depths.add(i, node.depth);
+
+    shapes[i] = shapeTable.indexOf(node.type, node.kind, node.role, node.stopReason);
+    previews[i] = node.preview;
+
+    const lineStep = node.line - lastLine;
+    if (
+      Number.isSafeInteger(node.line) &&
+      Number.isSafeInteger(lineStep) &&
+      lastLine + lineStep === node.line
+    ) {
+      lines[i] = lineStep;
+      lastLine = node.line;
+    } else {
+      lines[i] = 0;
+      lineValues.add(i, node.line);
+    }
+
+    const ms = typeof node.timestamp === "string" ? isoTimes.parse(node.timestamp) : null;
+    if (ms !== null && lastTime + (ms - lastTime) === ms) {
+      times[i] = ms - lastTime;
+      lastTime = ms;
+    } else {
+      times[i] = 0;
+      timestampValues.add(i, node.timestamp);
+    }
+
+    tokenEstimates[i] = node.tokenEstimate;
+    flags[i] =
+      (node.isError ? IS_ERROR : 0) |
+      (node.toolCallsOnly ? TOOL_CALLS_ONLY : 0) |
+      (node.hasText ? HAS_TEXT : 0);
+    if (node.toolNames.length > 0) toolNames.add(i, toolSets.indexOf(node.toolNames));
+    if (node.label !== null) labels.add(i, node.label);
+    if (node.targetId !== null) targetIds.add(i, node.targetId);
+    if (node.tokensBefore !== null) tokensBefore.add(i, node.tokensBefore);
+  }
+  for (let i = 0; i < n; i++) {
+    const actual = nodes[i]!.children;
+    if (childrenDiffer[i] === 1 || derivedCount[i] !== actual.length) children.add(i, [...actual]);
+  }
+  return {
+    format: WIRE_NODES_FORMAT,
+    ids,
+    parents,
+    shapeTable: shapeTable.table,
+    shapes,
+    previews,
+    lines,
+    times,
+    tokenEstimates,
+    flags,
+    toolSets: toolSets.table,
+    toolNames: toolNames.column,
+    labels: labels.column,
+    targetIds: targetIds.column,
+    tokensBefore: tokensBefore.column,
+    parentIds: parentIds.column,
+    depths: depths.column,
+    children: children.column,
+    lineValues: lineValues.column,
+    timestampValues: timestampValues.column,
+  };
+}
+
+/** Calls `use(index, value)` for each entry of a sparse column, checking the indices are in the list. */
+function eachSparse<T>(
+  column: SparseColumn<T> | undefined,
+  count: number,
+  name: string,
+  use: (index: number, value: T) => void,
+): void {
+  if (!column || !Array.isArray(column.at) || !Array.isArray(column.values)) {
+    throw new WireFormatError(`no column "${name}"`);
+  }
+  if (column.at.length !== column.values.length) throw new WireFormatError(`"${name}" is uneven`);
+  let index = 0;
+  for (let k = 0; k < column.at.length; k++) {
+    index += column.at[k]!;
+    if (!(index >= 0 && index < count))
+      throw new WireFormatError(`"${name}" names node ${index} of ${count}`);
+    use(index, column.values[k]!);
+  }
+}
+
+/** Marks the nodes of a sparse column (exceptions are looked up while decoding in order). */
+function sparseMap<T>(column: SparseColumn<T> | undefined, count: number, name: string): Map<number, T> {
+  const map = new Map<number, T>();
+  eachSparse(column, count, name, (index, value) => map.set(index, value));
+  return map;
+}
+
+export function decodeNodes(wire: WireNodes): TreeNodeView[] {
+  if (typeof wire !== "object" || wire === null || wire.format !== WIRE_NODES_FORMAT) {
+    throw new WireFormatError("not format 1");
+  }
+  const n = Array.isArray(wire.ids) ? wire.ids.length : -1;
+  for (const column of [
+    "parents",
+    "shapes",
+    "previews",
+    "lines",
+    "times",
+    "tokenEstimates",
+    "flags",
+  ] as const) {
+    if (!Array.isArray(wire[column]) || wire[column].length !== n) {
+      throw new WireFormatError(`column "${column}" does not have one value per node`);
+    }
+  }
+  const { ids, parents, shapes, previews, lines, times, tokenEstimates, flags } = wire;
+  const shapeTable = wire.shapeTable;
+  const parentIds = sparseMap(wire.parentIds, n, "parentIds");
+  const depths = sparseMap(wire.depths, n, "depths");
+  const lineValues = sparseMap(wire.lineValues, n, "lineValues");
+  const timestampValues = sparseMap(wire.timestampValues, n, "timestampValues");
+
+  const nodes: TreeNodeView[] = [];
+  const isoTimes = new IsoTimes();
+  let lastLine = 0;
+  let lastTime = 0;
+  for (let i = 0; i < n; i++) {
+    const id = ids[i]!;
+    const back = parents[i]!;
+    let parentId: string | null = null;
+    let depth = 0;
+    let parent: TreeNodeView | undefined;
+    if (back > 0) {
+      parent = nodes[i - back];
+      if (!parent) throw new WireFormatError(`node ${i} has its parent ${back} places before the first`);
+      parentId = parent.id;
+      depth = parent.depth + 1;
+    } else {
+      const outside = parentIds.get(i);
+      if (outside !== undefined) parentId = outside;
+    }
+    const exceptionalDepth = depths.get(i);
+    if (exceptionalDepth !== undefined) depth = exceptionalDepth;
+    const shape = shapeTable[shapes[i]!];
+    if (!shape) throw new WireFormatError(`node ${i} has no shape`);
+
+    let line = lastLine + lines[i]!;
+    const lineValue = lineValues.get(i);
+    if (lineValue === undefined) lastLine = line;
+    else line = lineValue;
+
+    let timestamp: string;
+    const timestampValue = timestampValues.get(i);
+    if (timestampValue === undefined) {
+      lastTime += times[i]!;
+      timestamp = isoTimes.format(lastTime);
+    } else {
+      timestamp = timestampValue;
+    }
+
+    const flag = flags[i]!;
+    const view: TreeNodeView = {
+      id,
+      parentId,
+      children: [],
+      type: shape[0],
+      role: shape[2],
+      kind: shape[1],
+      preview: previews[i]!,
+      label: null,
+      depth,
+      line,
+      timestamp,
+      toolNames: [],
+      tokenEstimate: tokenEstimates[i]!,
+      isError: (flag & IS_ERROR) !== 0,
+      toolCallsOnly: (flag & TOOL_CALLS_ONLY) !== 0,
+      hasText: (flag & HAS_TEXT) !== 0,
+      stopReason: shape[3],
+      tokensBefore: null,
+      targetId: null,
+    };
+    nodes[i] = view;
+    if (parent) parent.children.push(id);
+  }
+  eachSparse(wire.children, n, "children", (index, value) => {
+    nodes[index]!.children = [...value];
+  });
+  eachSparse(wire.toolNames, n, "toolNames", (index, set) => {
+    const names = wire.toolSets[set];
+    if (!names) throw new WireFormatError(`node ${index} names tool set ${set}`);
+    nodes[index]!.toolNames = [...names];
+  });
+  eachSparse(wire.labels, n, "labels", (index, value) => {
+    nodes[index]!.label = value;
+  });
+  eachSparse(wire.targetIds, n, "targetIds", (index, value) => {
+    nodes[index]!.targetId = value;
+  });
+  eachSparse(wire.tokensBefore, n, "tokensBefore", (index, value) => {
+    nodes[index]!.tokensBefore = value;
+  });
+  return nodes;
+}
+
+export function encodeSessionView(view: SessionView): WireSessionView {
+  return { ...view, nodes: encodeNodes(view.nodes) };
+}
+
+export function decodeSessionView(wire: WireSessionView): SessionView {
+  return { ...wire, nodes: decodeNodes(wire.nodes) };
+}
+
+export function encodeSessionDelta(delta: SessionDelta): WireSessionDelta {
+  return { ...delta, added: encodeNodes(delta.added), changed: encodeNodes(delta.changed) };
+}
+
+export function decodeSessionDelta(wire: WireSessionDelta): SessionDelta {
+  return { ...wire, added: decodeNodes(wire.added), changed: decodeNodes(wire.changed) };
+}
+
+interface Codec<Plain, Wire> {
+  encode(value: Plain): Wire;
+  decode(value: Wire): Plain;
+}
+
+const plain: Codec<never, never> = { encode: (value) => value, decode: (value) => value };
+const view: Codec<SessionView, WireSessionView> = { encode: encodeSessionView, decode: decodeSessionView };
+const viewOrNull: Codec<SessionView | null, WireSessionView | null> = {
+  encode: (value) => (value === null ? null : encodeSessionView(value)),
+  decode: (value) => (value === null ? null : decodeSessionView(value)),
+};
+
+/** Every request's result codec: a request added to the contract must say how its result travels. */
+const RESULT_CODECS: { [N in RequestName]: Codec<RequestResult<N>, WireResult<N>> } = {
+  "app.info": plain,
+  "library.list": plain,
+  "library.rescan": plain,
+  "library.search": plain,
+  "session.open": view,
+  "session.current": viewOrNull,
+  "session.context": plain,
+  "session.entry": plain,
+  "session.setLabel": plain,
+  "session.rename": plain,
+  "session.fork": view,
+  "session.clone": view,
+  "session.new": view,
+};
+
+/** Every event's payload codec. */
+const EVENT_CODECS: { [E in EventName]: Codec<ArborEvents[E], WireEvent<E>> } = {
+  "library.progress": plain,
+  "library.changed": plain,
+  "session.appended": {
+    encode: (payload) => ({ sessionId: payload.sessionId, delta: encodeSessionDelta(payload.delta) }),
+    decode: (payload) => ({ sessionId: payload.sessionId, delta: decodeSessionDelta(payload.delta) }),
+  },
+  "session.reloaded": {
+    encode: (payload) => ({ ...payload, view: viewOrNull.encode(payload.view) }),
+    decode: (payload) => ({ ...payload, view: viewOrNull.decode(payload.view) }),
+  },
+  "session.switched": plain,
+};
+
+export function encodeResult<N extends RequestName>(name: N, result: RequestResult<N>): WireResult<N> {
+  return RESULT_CODECS[name].encode(result);
+}
+
+export function decodeResult<N extends RequestName>(name: N, result: WireResult<N>): RequestResult<N> {
+  return RESULT_CODECS[name].decode(result);
+}
+
+export function encodeEvent<E extends EventName>(name: E, payload: ArborEvents[E]): WireEvent<E> {
+  return EVENT_CODECS[name].encode(payload);
+}
+
+export function decodeEvent<E extends EventName>(name: E, payload: WireEvent<E>): ArborEvents[E] {
+  return EVENT_CODECS[name].decode(payload);
+}
