@@ -425,6 +425,7 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
     },
     dispose() {
       lifetime.dispose();
+      viewState = null;
       if (demo && demo !== options.library) void demo.dispose();
     },
   });

@@ -2,6 +2,11 @@
 
 import { describe, expect, it } from "vitest";
 import { ArborError } from "../../../shared/ipc/contract.ts";
+import { diffSessionViews } from "../../../shared/ipc/session-delta.ts";
+import { encodeEvent, encodeResult } from "../../../shared/ipc/wire.ts";
+import { readSession } from "../../../shared/session/index.ts";
+import { sessionViewOf } from "../testing/session-view.ts";
+import { conversation, sessionText } from "../testing/sessions.ts";
 import { webSocketUrl } from "./client.ts";
 import { buildDeepLink, parseDeepLink } from "./deep-link.ts";
 import { type ArborBridge, createElectronClient } from "./electron-client.ts";
@@ -25,6 +30,33 @@ describe("the Electron client", () => {
     expect(failure).toBeInstanceOf(ArborError);
     expect(failure).toMatchObject({ code: "not-found", message: "No such session." });
     await expect(client.openDroppedFile({} as File)).rejects.toMatchObject({ code: "refused" });
+  });
+});
+
+describe("the Electron client decodes the wire form", () => {
+  it("of a session view in an answer, and of a delta and a view in events", async () => {
+    const index = readSession(sessionText(conversation(4)));
+    const view = sessionViewOf("s1", index);
+    const listeners = new Map<string, (payload: unknown) => void>();
+    const bridge: ArborBridge = {
+      request: async (name) => ({ result: encodeResult(name, view as never) }) as never,
+      on: (name, listener) => {
+        listeners.set(name, listener as (payload: unknown) => void);
+        return () => listeners.delete(name);
+      },
+      openDroppedFile: async () => ({ opened: true }),
+    };
+    const client = createElectronClient(bridge);
+    expect(await client.request("session.current", {})).toEqual(view);
+    const seen: unknown[] = [];
+    client.on("session.reloaded", (payload) => seen.push(payload));
+    client.on("session.appended", (payload) => seen.push(payload));
+    const reloaded = { sessionId: "s1", reason: "rewritten" as const, view };
+    listeners.get("session.reloaded")!(JSON.parse(JSON.stringify(encodeEvent("session.reloaded", reloaded))));
+    const grown = sessionViewOf("s1", readSession(sessionText(conversation(5))));
+    const appended = { sessionId: "s1", delta: diffSessionViews(view, grown) };
+    listeners.get("session.appended")!(JSON.parse(JSON.stringify(encodeEvent("session.appended", appended))));
+    expect(seen).toEqual([reloaded, appended]);
   });
 });
 
