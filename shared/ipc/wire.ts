@@ -395,31 +395,39 @@ export function encodeNodes(nodes: readonly TreeNodeView[]): WireNodes {
   };
 }
 
-/** Calls `use(index, value)` for each entry of a sparse column, checking the indices are in the list. */
-function eachSparse<T>(
-  column: SparseColumn<T> | undefined,
-  count: number,
-  name: string,
-  use: (index: number, value: T) => void,
-): void {
-  if (!column || !Array.isArray(column.at) || !Array.isArray(column.values)) {
-    throw new WireFormatError(`no column "${name}"`);
-  }
-  if (column.at.length !== column.values.length) throw new WireFormatError(`"${name}" is uneven`);
-  let index = 0;
-  for (let k = 0; k < column.at.length; k++) {
-    index += column.at[k]!;
-    if (!(index >= 0 && index < count))
-      throw new WireFormatError(`"${name}" names node ${index} of ${count}`);
-    use(index, column.values[k]!);
-  }
-}
+/** Reads a sparse column along the list, node by node in order (no lookups). */
+class SparseCursor<T> {
+  private k = 0;
+  private next: number;
+  private readonly at: number[];
+  private readonly values: T[];
 
-/** Marks the nodes of a sparse column (exceptions are looked up while decoding in order). */
-function sparseMap<T>(column: SparseColumn<T> | undefined, count: number, name: string): Map<number, T> {
-  const map = new Map<number, T>();
-  eachSparse(column, count, name, (index, value) => map.set(index, value));
-  return map;
+  constructor(column: SparseColumn<T> | undefined, count: number, name: string) {
+    if (!column || !Array.isArray(column.at) || !Array.isArray(column.values)) {
+      throw new WireFormatError(`no column "${name}"`);
+    }
+    if (column.at.length !== column.values.length) throw new WireFormatError(`"${name}" is uneven`);
+    let index = -1;
+    for (let k = 0; k < column.at.length; k++) {
+      const step = column.at[k]!;
+      index = k === 0 ? step : index + step;
+      if (!(Number.isInteger(step) && (k === 0 ? step >= 0 : step > 0) && index < count)) {
+        throw new WireFormatError(`"${name}" names node ${index} of ${count}`);
+      }
+    }
+    this.at = column.at;
+    this.values = column.values;
+    this.next = column.at.length > 0 ? column.at[0]! : -1;
+  }
+
+  /** The value for node `i` (asked for in increasing order), if the column has one. */
+  valueAt(i: number): T | undefined {
+    if (i !== this.next) return undefined;
+    const value = this.values[this.k]!;
+    this.k++;
+    this.next = this.k < this.at.length ? this.next + this.at[this.k]! : -1;
+    return value;
+  }
 }
 
 export function decodeNodes(wire: WireNodes): TreeNodeView[] {
@@ -440,14 +448,21 @@ export function decodeNodes(wire: WireNodes): TreeNodeView[] {
       throw new WireFormatError(`column "${column}" does not have one value per node`);
     }
   }
-  const { ids, parents, shapes, previews, lines, times, tokenEstimates, flags } = wire;
+  const { ids, parents, shapes, previews, lines, times, tokenEstimates, flags, toolSets } = wire;
   const shapeTable = wire.shapeTable;
-  const parentIds = sparseMap(wire.parentIds, n, "parentIds");
-  const depths = sparseMap(wire.depths, n, "depths");
-  const lineValues = sparseMap(wire.lineValues, n, "lineValues");
-  const timestampValues = sparseMap(wire.timestampValues, n, "timestampValues");
+  const parentIds = new SparseCursor(wire.parentIds, n, "parentIds");
+  const depths = new SparseCursor(wire.depths, n, "depths");
+  const lineValues = new SparseCursor(wire.lineValues, n, "lineValues");
+  const timestampValues = new SparseCursor(wire.timestampValues, n, "timestampValues");
+  const toolNames = new SparseCursor(wire.toolNames, n, "toolNames");
+  const labels = new SparseCursor(wire.labels, n, "labels");
+  const targetIds = new SparseCursor(wire.targetIds, n, "targetIds");
+  const tokensBefore = new SparseCursor(wire.tokensBefore, n, "tokensBefore");
+  const children = new SparseCursor(wire.children, n, "children");
 
   const nodes: TreeNodeView[] = [];
+  /** 1 for the nodes whose children were sent as they are: nothing is derived for them. */
+  const sentChildren = new Uint8Array(n);
   const isoTimes = new IsoTimes();
   let lastLine = 0;
   let lastTime = 0;
@@ -463,70 +478,62 @@ export function decodeNodes(wire: WireNodes): TreeNodeView[] {
       parentId = parent.id;
       depth = parent.depth + 1;
     } else {
-      const outside = parentIds.get(i);
-      if (outside !== undefined) parentId = outside;
+      parentId = parentIds.valueAt(i) ?? null;
     }
-    const exceptionalDepth = depths.get(i);
-    if (exceptionalDepth !== undefined) depth = exceptionalDepth;
+    depth = depths.valueAt(i) ?? depth;
     const shape = shapeTable[shapes[i]!];
     if (!shape) throw new WireFormatError(`node ${i} has no shape`);
 
     let line = lastLine + lines[i]!;
-    const lineValue = lineValues.get(i);
+    const lineValue = lineValues.valueAt(i);
     if (lineValue === undefined) lastLine = line;
     else line = lineValue;
 
-    let timestamp: string;
-    const timestampValue = timestampValues.get(i);
-    if (timestampValue === undefined) {
+    let timestamp = timestampValues.valueAt(i);
+    if (timestamp === undefined) {
       lastTime += times[i]!;
       timestamp = isoTimes.format(lastTime);
-    } else {
-      timestamp = timestampValue;
     }
+
+    const toolSet = toolNames.valueAt(i);
+    let names: string[] = [];
+    if (toolSet !== undefined) {
+      const table = toolSets[toolSet];
+      if (!table) throw new WireFormatError(`node ${i} names tool set ${toolSet}`);
+      names = [...table];
+    }
+    const own = children.valueAt(i);
+    if (own !== undefined) sentChildren[i] = 1;
 
     const flag = flags[i]!;
     const view: TreeNodeView = {
       id,
       parentId,
-      children: [],
+      children: own === undefined ? [] : [...own],
       type: shape[0],
       role: shape[2],
       kind: shape[1],
       preview: previews[i]!,
-      label: null,
+      label: labels.valueAt(i) ?? null,
       depth,
       line,
       timestamp,
-      toolNames: [],
+      toolNames: names,
       tokenEstimate: tokenEstimates[i]!,
       isError: (flag & IS_ERROR) !== 0,
       toolCallsOnly: (flag & TOOL_CALLS_ONLY) !== 0,
       hasText: (flag & HAS_TEXT) !== 0,
       stopReason: shape[3],
-      tokensBefore: null,
-      targetId: null,
+      tokensBefore: tokensBefore.valueAt(i) ?? null,
+      targetId: targetIds.valueAt(i) ?? null,
     };
     nodes[i] = view;
-    if (parent) parent.children.push(id);
+    if (parent && sentChildren[i - back] === 0) {
+      // Most nodes have one child: an array of exactly one (a push would reserve room for 16).
+      if (parent.children.length === 0) parent.children = [id];
+      else parent.children.push(id);
+    }
   }
-  eachSparse(wire.children, n, "children", (index, value) => {
-    nodes[index]!.children = [...value];
-  });
-  eachSparse(wire.toolNames, n, "toolNames", (index, set) => {
-    const names = wire.toolSets[set];
-    if (!names) throw new WireFormatError(`node ${index} names tool set ${set}`);
-    nodes[index]!.toolNames = [...names];
-  });
-  eachSparse(wire.labels, n, "labels", (index, value) => {
-    nodes[index]!.label = value;
-  });
-  eachSparse(wire.targetIds, n, "targetIds", (index, value) => {
-    nodes[index]!.targetId = value;
-  });
-  eachSparse(wire.tokensBefore, n, "tokensBefore", (index, value) => {
-    nodes[index]!.tokensBefore = value;
-  });
   return nodes;
 }
 
