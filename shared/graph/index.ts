@@ -1,5 +1,6 @@
-/** Graph maths for the explorer: Pi's `/tree` filters, chain folding, tree layout. Pure; positions as data. */
+/** Graph maths for the explorer: Pi's `/tree` filters, chain folding, layout, viewport index. Pure, as data. */
 
 export * from "./chains.ts";
 export * from "./filter.ts";
 export * from "./layout.ts";
+export * from "./viewport-index.ts";
