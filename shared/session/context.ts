@@ -32,6 +32,19 @@ export interface ContextGraph {
   size(): number;
   /** Optional fast path: the leaf's root-to-leaf path, when the graph can walk it more cheaply. */
   pathTo?(leaf: SessionEntry): SessionEntry[];
+  /**
+   * Optional, for graphs whose bodies are read on demand: the leaf's path as
+   * it is held (whole entries, or the stubs of deferred ones: type, ids,
+   * short fields, the message's role) and a reader of whole entries at
+   * positions of it. The context then reads only the bodies it uses.
+   */
+  pathStubsTo?(leaf: SessionEntry): StubbedPath;
+}
+
+export interface StubbedPath {
+  stubs: SessionEntry[];
+  /** The whole entries at these positions of `stubs`, in the same order. */
+  whole(positions: readonly number[]): SessionEntry[];
 }
 
 /** Context over an index: parents are the tree's, in which cycles are already cut. Bodies load on demand. */
@@ -52,13 +65,24 @@ export function contextGraphOf(index: SessionIndex): ContextGraph {
       for (let node = index.nodes.get(leaf.id); node; node = node.parent ?? undefined) {
         nodes.push(node);
       }
-      const path = new Array<SessionEntry>(nodes.length);
-      for (let i = 0; i < nodes.length; i++) {
-        const node = nodes[nodes.length - 1 - i]!;
-        path[i] = index.entryOfNode(node);
-      }
+      nodes.reverse();
+      const path = index.entriesOfNodes(nodes);
       if (path.length > 0) path[path.length - 1] = leaf;
       return path;
+    },
+    pathStubsTo(leaf) {
+      const nodes: TreeNode[] = [];
+      for (let node = index.nodes.get(leaf.id); node; node = node.parent ?? undefined) nodes.push(node);
+      nodes.reverse();
+      const stubs = nodes.map((node) => node.entry);
+      if (stubs.length > 0) stubs[stubs.length - 1] = leaf;
+      return {
+        stubs,
+        whole: (positions) => {
+          const entries = index.entriesOfNodes(positions.map((at) => nodes[at]!));
+          return entries.map((entry, i) => (positions[i] === nodes.length - 1 ? leaf : entry));
+        },
+      };
     },
   };
 }
@@ -154,18 +178,36 @@ export function selectContextEntries(path: readonly SessionEntry[]): {
   entries: SessionEntry[];
   compaction: CompactionInEffect | null;
 } {
+  return selectFromPath({
+    stubs: path as SessionEntry[],
+    whole: (positions) => positions.map((at) => path[at]!),
+  });
+}
+
+/**
+ * Pi's `buildContextEntries` over a stubbed path: which entries are chosen
+ * depends only on types, ids and message roles (always in a stub) and on the
+ * compaction in effect (read whole); then only the chosen ones are read.
+ */
+function selectFromPath(path: StubbedPath): {
+  entries: SessionEntry[];
+  compaction: CompactionInEffect | null;
+} {
+  const stubs = path.stubs;
   let compactionIndex = -1;
-  for (let i = 0; i < path.length; i++) if (path[i]!.type === "compaction") compactionIndex = i;
-  if (compactionIndex < 0) return { entries: path as SessionEntry[], compaction: null };
-  const compaction = path[compactionIndex] as CompactionEntry;
-  const entries: SessionEntry[] = [compaction];
+  for (let i = 0; i < stubs.length; i++) if (stubs[i]!.type === "compaction") compactionIndex = i;
+  if (compactionIndex < 0) return { entries: path.whole(stubs.map((_, i) => i)), compaction: null };
+  const compaction = path.whole([compactionIndex])[0] as CompactionEntry;
+  const positions: number[] = [compactionIndex];
   let foundFirstKept = false;
   for (let i = 0; i < compactionIndex; i++) {
-    const entry = path[i]!;
+    const entry = stubs[i]!;
     if (entry.id === compaction.firstKeptEntryId) foundFirstKept = true;
-    if (foundFirstKept && !isSystemMessageEntry(entry)) entries.push(entry);
+    if (foundFirstKept && !isSystemMessageEntry(entry)) positions.push(i);
   }
-  for (let i = compactionIndex + 1; i < path.length; i++) entries.push(path[i]!);
+  for (let i = compactionIndex + 1; i < stubs.length; i++) positions.push(i);
+  const entries = path.whole(positions);
+  entries[0] = compaction;
   return {
     entries,
     compaction: {
@@ -178,20 +220,20 @@ export function selectContextEntries(path: readonly SessionEntry[]): {
 }
 
 export function buildSessionProjection(graph: ContextGraph, leafId?: string | null): SessionProjection {
-  const path = buildSessionPath(graph, leafId);
+  const path = resolvePath(graph, leafId);
   const { thinkingLevel, model } = contextSettings(path);
-  const { entries: contextEntries, compaction } = selectContextEntries(path);
+  const { entries: contextEntries, compaction } = selectFromPath(path);
   const editsByTarget = latestEdits(contextEntries);
   const projected: ProjectedEntry[] = [];
   const messages = projectEntries(contextEntries, editsByTarget, projected);
-  const leaf = path[path.length - 1];
+  const leaf = path.stubs[path.stubs.length - 1];
   return {
     entries: projected,
     messages,
     thinkingLevel,
     model,
     leafId: leaf ? leaf.id : null,
-    pathIds: path.map((entry) => entry.id),
+    pathIds: path.stubs.map((entry) => entry.id),
     compaction,
     edits: appliedEdits(contextEntries, editsByTarget),
   };
@@ -199,11 +241,19 @@ export function buildSessionProjection(graph: ContextGraph, leafId?: string | nu
 
 /** Exactly Pi's `buildSessionContext(entries, leafId)` result (without the projection's bookkeeping). */
 export function buildSessionContext(graph: ContextGraph, leafId?: string | null): SessionContext {
-  const path = buildSessionPath(graph, leafId);
+  const path = resolvePath(graph, leafId);
   const { thinkingLevel, model } = contextSettings(path);
-  const { entries: contextEntries } = selectContextEntries(path);
+  const { entries: contextEntries } = selectFromPath(path);
   const messages = projectEntries(contextEntries, latestEdits(contextEntries), null);
   return { messages, thinkingLevel, model };
+}
+
+/** The leaf's path as the graph holds it: stubs and a body reader, or whole entries. */
+function resolvePath(graph: ContextGraph, leafId: string | null | undefined): StubbedPath {
+  const leaf = graph.pathStubsTo ? resolveLeaf(graph, leafId) : undefined;
+  if (leaf && graph.pathStubsTo) return graph.pathStubsTo(leaf);
+  const path = buildSessionPath(graph, leafId);
+  return { stubs: path, whole: (positions) => positions.map((at) => path[at]!) };
 }
 
 /** The latest context edit for each target among the context entries (Pi: later wins). */
@@ -274,20 +324,32 @@ export function contextItems(projection: SessionProjection): ContextItem[] {
   return items;
 }
 
-function contextSettings(path: readonly SessionEntry[]): { thinkingLevel: string; model: ModelRef | null } {
-  let thinkingLevel = "off";
+/**
+ * Thinking level and model in effect at the leaf: the last thinking-level
+ * change, and the last model change or assistant message. Found by type and
+ * role on the stubs; only those two entries are read whole.
+ */
+function contextSettings(path: StubbedPath): { thinkingLevel: string; model: ModelRef | null } {
+  let thinkingAt = -1;
+  let modelAt = -1;
+  path.stubs.forEach((entry, i) => {
+    if (entry.type === "thinking_level_change") thinkingAt = i;
+    else if (entry.type === "model_change") modelAt = i;
+    else if (entry.type === "message" && isRecord(entry.message) && entry.message.role === "assistant")
+      modelAt = i;
+  });
+  const positions = [thinkingAt, modelAt].filter((at) => at >= 0);
+  const whole = new Map(path.whole(positions).map((entry, i) => [positions[i]!, entry]));
+  const thinking = whole.get(thinkingAt);
+  const source = whole.get(modelAt);
   let model: ModelRef | null = null;
-  for (const entry of path) {
-    if (entry.type === "thinking_level_change") {
-      thinkingLevel = entry.thinkingLevel as string;
-    } else if (entry.type === "model_change") {
-      model = { provider: entry.provider as string, modelId: entry.modelId as string };
-    } else if (entry.type === "message" && isRecord(entry.message) && entry.message.role === "assistant") {
-      const message = entry.message as { provider: string; model: string };
-      model = { provider: message.provider, modelId: message.model };
-    }
+  if (source?.type === "model_change") {
+    model = { provider: source.provider as string, modelId: source.modelId as string };
+  } else if (source?.type === "message") {
+    const message = source.message as { provider: string; model: string };
+    model = { provider: message.provider, modelId: message.model };
   }
-  return { thinkingLevel, model };
+  return { thinkingLevel: thinking ? (thinking.thinkingLevel as string) : "off", model };
 }
 
 function isSystemMessageEntry(entry: SessionEntry): boolean {

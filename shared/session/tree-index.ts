@@ -86,6 +86,8 @@ export interface SessionIndex {
   entry(id: string): SessionEntry | undefined;
   /** The same for a node already at hand (no id lookup). */
   entryOfNode(node: TreeNode): SessionEntry;
+  /** The same for many nodes (a path): deferred bodies are read in long sequential reads. */
+  entriesOfNodes(nodes: readonly TreeNode[]): SessionEntry[];
   /** Role, preview, tool names and token estimate of an entry, computed once when first asked. */
   facts(id: string): EntryFacts | undefined;
   /** What the index was built from, kept so appended lines can be added (`extendSessionIndex`). */
@@ -176,11 +178,7 @@ export function buildSessionIndex(parsed: ParsedSession, readBody?: BodyReader):
   if (deferredBodies && !readBody) throw new Error("buildSessionIndex: skimmed records need a body reader");
   const bodies = new Map<TreeNode, SessionEntry>();
   let cachedBytes = 0;
-  const entryOfNode = (node: TreeNode): SessionEntry => {
-    if (!node.deferred || !readBody) return node.entry;
-    let body = bodies.get(node);
-    if (body) return body;
-    body = loadBody(node, readBody);
+  const remember = (node: TreeNode, body: SessionEntry) => {
     cachedBytes += node.byteLength;
     while (cachedBytes > BODY_CACHE_BYTES && bodies.size > 0) {
       const oldest = bodies.keys().next().value as TreeNode;
@@ -188,7 +186,24 @@ export function buildSessionIndex(parsed: ParsedSession, readBody?: BodyReader):
       cachedBytes -= oldest.byteLength;
     }
     bodies.set(node, body);
+  };
+  const entryOfNode = (node: TreeNode): SessionEntry => {
+    if (!node.deferred || !readBody) return node.entry;
+    let body = bodies.get(node);
+    if (body) return body;
+    body = loadBody(node, readBody);
+    remember(node, body);
     return body;
+  };
+  const entriesOfNodes = (list: readonly TreeNode[]): SessionEntry[] => {
+    const missing = readBody ? list.filter((node) => node.deferred && !bodies.has(node)) : [];
+    if (missing.length <= 1) return list.map(entryOfNode);
+    const loaded = new Map<TreeNode, SessionEntry>();
+    readInRuns(missing, readBody!, (node, body) => {
+      loaded.set(node, body);
+      remember(node, body);
+    });
+    return list.map((node) => loaded.get(node) ?? entryOfNode(node));
   };
   const entry = (id: string): SessionEntry | undefined => {
     const node = nodes.get(id);
@@ -218,6 +233,7 @@ export function buildSessionIndex(parsed: ParsedSession, readBody?: BodyReader):
     deferredBodies,
     entry,
     entryOfNode,
+    entriesOfNodes,
     source,
     facts(id) {
       let facts = factsCache.get(id);
@@ -237,8 +253,44 @@ export function buildSessionIndex(parsed: ParsedSession, readBody?: BodyReader):
   };
 }
 
-/** Bodies are read for their facts in runs of lines of up to this many bytes. */
-const FACTS_READ_BYTES = 4 * 1024 * 1024;
+/** Deferred bodies wanted together are read in runs of lines of up to this many bytes. */
+const RUN_READ_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Reads the bodies of deferred `nodes` with one read per run of nearby lines
+ * instead of one per line, in file order (the nodes may come in any order:
+ * Pi's order is not always the file's, in a damaged file or after a migration).
+ */
+function readInRuns(
+  nodes: readonly TreeNode[],
+  readBody: BodyReader,
+  sink: (node: TreeNode, body: SessionEntry) => void,
+): void {
+  const sorted = [...nodes].sort((a, b) => a.offset - b.offset);
+  let run: TreeNode[] = [];
+  const flush = () => {
+    if (run.length === 0) return;
+    const start = run[0]!.offset;
+    const last = run[run.length - 1]!;
+    let bytes: Uint8Array | null = null;
+    try {
+      bytes = readBody(start, last.offset + last.byteLength - start);
+    } catch {
+      // The file changed under us (a store notices and reloads): what the skim saw.
+    }
+    for (const node of run) {
+      const at = node.offset - start;
+      sink(node, bytes ? parseBody(node, bytes.subarray(at, at + node.byteLength)) : node.entry);
+    }
+    run = [];
+  };
+  for (const node of sorted) {
+    const runStart = run[0]?.offset ?? node.offset;
+    if (node.offset + node.byteLength - runStart > RUN_READ_BYTES) flush();
+    run.push(node);
+  }
+  flush();
+}
 
 /**
  * Computes the facts of every entry from `entries[from]` on that has none
@@ -262,32 +314,7 @@ function fillFacts(
     if (parsed) cache.set(node.id, entryFacts(parsed));
     else pending.push(node);
   }
-  // Entries are in Pi's order, which is not always the file's (a damaged file, a migration).
-  pending.sort((a, b) => a.offset - b.offset);
-  let run: TreeNode[] = [];
-  const flush = () => {
-    if (run.length === 0) return;
-    const start = run[0]!.offset;
-    const last = run[run.length - 1]!;
-    let bytes: Uint8Array | null = null;
-    try {
-      bytes = readBody(start, last.offset + last.byteLength - start);
-    } catch {
-      // The file changed under us (a store notices and reloads): the facts of what the skim saw.
-    }
-    for (const node of run) {
-      const at = node.offset - start;
-      const body = bytes ? parseBody(node, bytes.subarray(at, at + node.byteLength)) : node.entry;
-      cache.set(node.id, entryFacts(body));
-    }
-    run = [];
-  };
-  for (const node of pending) {
-    const runStart = run[0]?.offset ?? node.offset;
-    if (node.offset + node.byteLength - runStart > FACTS_READ_BYTES) flush();
-    run.push(node);
-  }
-  flush();
+  readInRuns(pending, readBody, (node, body) => cache.set(node.id, entryFacts(body)));
   return entries.length;
 }
 
