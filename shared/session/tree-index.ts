@@ -405,11 +405,8 @@ function applyLabel(labels: Map<string, LabelState>, entry: SessionEntry & { typ
 function validateEntry(record: EntryRecord, problems: Problem[]): SessionEntry {
   const value = record.value;
   const line = record.line;
+  // Copied only when a field must be filled in. No closure for it: this runs once per entry.
   let patched: Record<string, unknown> | null = null;
-  const patch = () => {
-    patched ??= { ...value };
-    return patched;
-  };
   if (typeof value.id !== "string" || value.id.length === 0) {
     const id = `line-${line}`;
     problems.push(
@@ -422,7 +419,7 @@ function validateEntry(record: EntryRecord, problems: Problem[]): SessionEntry {
         },
       ),
     );
-    patch().id = id;
+    patched = { ...value, id };
   }
   const id = (patched ?? value).id as string;
   if (typeof value.type !== "string") {
@@ -431,7 +428,7 @@ function validateEntry(record: EntryRecord, problems: Problem[]): SessionEntry {
         entryId: id,
       }),
     );
-    patch().type = "unknown";
+    patched = { ...(patched ?? value), type: "unknown" };
   } else if (!KNOWN_ENTRY_TYPES.has(value.type)) {
     problems.push(
       problem(

@@ -180,8 +180,9 @@ export function createController(
   // ---------------------------------------------------------------- session
 
   function showView(view: SessionView, leafId: string | null) {
-    const ids = new Set(view.nodes.map((node) => node.id));
-    const wanted = leafId !== null && ids.has(leafId) ? leafId : view.leafId;
+    // One pass, no set of 100k ids: only the asked-for entry is looked up.
+    const known = leafId !== null && view.nodes.some((node) => node.id === leafId);
+    const wanted = known ? leafId : view.leafId;
     session.setState({
       ...initialSessionState,
       direction: session.getState().direction,
@@ -199,7 +200,7 @@ export function createController(
       settleCursor();
       centreOn(session.getState().cursorId);
     }
-    if (leafId !== null && !ids.has(leafId)) {
+    if (leafId !== null && !known) {
       notify("error", `Entry ${leafId} is not in this session; showing its leaf instead.`);
     }
   }
