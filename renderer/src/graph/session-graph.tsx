@@ -1,4 +1,7 @@
-/** The session's entry tree as a React Flow graph, with its toolbar and viewport control. */
+/**
+ * The session's entry tree as a React Flow graph, with its toolbar and viewport control. Zoomed
+ * far out, a large graph is drawn on the overview canvas instead of as DOM nodes (overview-canvas.tsx).
+ */
 
 import {
   Background,
@@ -15,6 +18,7 @@ import { NODE_HEIGHT, NODE_WIDTH } from "../state/graph-model.ts";
 import { useController, useGraphModel, useGraphSelect, usePathSet, useSession } from "../state/hooks.tsx";
 import { type FlowNode, flowEdges, flowNodes } from "./flow-elements.ts";
 import { nodeTypes } from "./nodes.tsx";
+import { OverviewCanvas, useOverview, useOverviewPointer } from "./overview-canvas.tsx";
 
 export const SEARCH_INPUT_ID = "graph-search";
 /** The graph panel takes the focus when a session opens, so the explorer's keys reach it. */
@@ -153,11 +157,18 @@ function miniMapClass(node: FlowNode): string {
   return node.type === "chain" ? "minimap-chain" : `minimap-${node.data.node.kind}`;
 }
 
+/** What React Flow gets while the overview draws the graph: constant, so it re-adopts nothing while panning. */
+const NO_NODES: FlowNode[] = [];
+const NO_EDGES: ReturnType<typeof flowEdges> = [];
+const NO_PANE_HANDLERS = {};
+
 function Graph() {
   const controller = useController();
   const model = useGraphModel();
   const direction = useSession((s) => s.direction);
   const path = usePathSet();
+  const overview = useOverview();
+  const pointer = useOverviewPointer();
   const nodes = useMemo(() => (model ? flowNodes(model, direction) : []), [model, direction]);
   const edges = useMemo(() => (model ? flowEdges(model, path) : []), [model, path]);
   const onNodeClick: NodeMouseHandler<FlowNode> = (_event, node) => {
@@ -166,10 +177,11 @@ function Graph() {
   };
   return (
     <ReactFlow<FlowNode>
-      nodes={nodes}
-      edges={edges}
+      nodes={overview ? NO_NODES : nodes}
+      edges={overview ? NO_EDGES : edges}
       nodeTypes={nodeTypes}
       onNodeClick={onNodeClick}
+      {...(overview ? pointer.pane : NO_PANE_HANDLERS)}
       onlyRenderVisibleElements
       nodesDraggable={false}
       nodesConnectable={false}
@@ -188,7 +200,9 @@ function Graph() {
       proOptions={{ hideAttribution: true }}
     >
       <Background />
-      <MiniMap<FlowNode> pannable zoomable nodeClassName={miniMapClass} />
+      {overview ? <OverviewCanvas hover={pointer.hover} /> : null}
+      {/* Without nodes in React Flow the minimap would be empty; the overview shows the whole graph itself. */}
+      {overview ? null : <MiniMap<FlowNode> pannable zoomable nodeClassName={miniMapClass} />}
       {/* Its fit button would call fitView, which never fits a graph larger than the view (see ViewportControl): the toolbar's Fit does. */}
       <Controls showInteractive={false} showFitView={false} />
       <ViewportControl />
@@ -197,6 +211,7 @@ function Graph() {
 }
 
 function StatusLine() {
+  const overview = useOverview();
   const text = useGraphSelect((model, state) => {
     if (!model) return "";
     const at = state.cursorId === null ? -1 : (model.position.get(state.cursorId) ?? -1);
@@ -210,6 +225,7 @@ function StatusLine() {
   return (
     <div className="graph-status" aria-live="polite">
       {text}
+      {text && overview ? " · overview (zoomed out)" : null}
     </div>
   );
 }
@@ -238,17 +254,18 @@ export function SessionGraph() {
   else if (empty) body = <div className="empty">This session has no entries yet.</div>;
   else
     body = (
-      <ReactFlowProvider>
-        <div className="graph-canvas" data-testid="graph">
-          <Graph />
-        </div>
-      </ReactFlowProvider>
+      <div className="graph-canvas" data-testid="graph">
+        <Graph />
+      </div>
     );
+  // The provider holds the viewport, which the status line reads too (overview or not).
   return (
     <section id={GRAPH_PANEL_ID} className="graph-panel" aria-label="Session graph" tabIndex={-1}>
-      {hasView ? <GraphToolbar /> : null}
-      {body}
-      {hasView ? <StatusLine /> : null}
+      <ReactFlowProvider>
+        {hasView ? <GraphToolbar /> : null}
+        {body}
+        {hasView ? <StatusLine /> : null}
+      </ReactFlowProvider>
     </section>
   );
 }
