@@ -25,12 +25,23 @@ export interface OpenedSession {
  */
 export const STRUCTURE_FIRST_MIN_BYTES = 8 * 1024 * 1024;
 
-export function openSessionFile(path: string, options: { mode?: ParseMode } = {}): OpenedSession {
+export interface OpenSessionFileOptions {
+  /** How to parse; by default `full` below `STRUCTURE_FIRST_MIN_BYTES`, structure-first from there. */
+  mode?: ParseMode;
+  /**
+   * Structure-first reads keep each entry's facts too (`structure-with-facts`):
+   * for a caller that views every node (the explorer), which would otherwise
+   * read every body a second time for them.
+   */
+  withFacts?: boolean;
+}
+
+export function openSessionFile(path: string, options: OpenSessionFileOptions = {}): OpenedSession {
   const fd = openSync(path, "r");
   let open = true;
   try {
     const stats = fstatSync(fd);
-    const mode = options.mode ?? (stats.size >= STRUCTURE_FIRST_MIN_BYTES ? "structure" : "full");
+    const mode = options.mode ?? defaultMode(stats.size, options.withFacts ?? false);
     const parser = new SessionParser({ mode });
     // A plain Uint8Array, not a Buffer: the scanner's loops stay monomorphic.
     const buffer = new Uint8Array(READ_CHUNK_BYTES);
@@ -64,4 +75,10 @@ export function openSessionFile(path: string, options: { mode?: ParseMode } = {}
     closeSync(fd);
     throw error;
   }
+}
+
+/** The parse mode for a file of `size` bytes when none is asked for. */
+export function defaultMode(size: number, withFacts: boolean): ParseMode {
+  if (size < STRUCTURE_FIRST_MIN_BYTES) return "full";
+  return withFacts ? "structure-with-facts" : "structure";
 }

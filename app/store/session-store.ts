@@ -27,7 +27,7 @@ import {
   SessionFollower,
   sampleFile,
 } from "./follower.ts";
-import { openSessionFile, STRUCTURE_FIRST_MIN_BYTES } from "./open-session-file.ts";
+import { defaultMode, openSessionFile } from "./open-session-file.ts";
 
 export interface Disposable {
   dispose(): void;
@@ -99,7 +99,7 @@ export type SyncResult =
   | { kind: "missing" };
 
 export interface SessionStoreOptions {
-  /** How to parse; by default structure-first for files of `STRUCTURE_FIRST_MIN_BYTES` or more. */
+  /** How to parse; by default structure-first with facts for files of `STRUCTURE_FIRST_MIN_BYTES` or more. */
   mode?: ParseMode;
   /** Follow the file (watch its directory, poll as a safety net). Default: off; see `follow()`. */
   follow?: boolean | FollowOptions;
@@ -125,7 +125,8 @@ interface OpenFile {
 /** Opens `path` and a second descriptor on the same inode (retrying if the file is replaced in between). */
 function openFollowable(path: string, requestedMode: ParseMode | undefined): OpenFile {
   for (let attempt = 0; ; attempt++) {
-    const opened = openSessionFile(path, requestedMode ? { mode: requestedMode } : {});
+    // The store serves the explorer, which shows every node's facts.
+    const opened = openSessionFile(path, requestedMode ? { mode: requestedMode } : { withFacts: true });
     let fd: number;
     try {
       fd = openSync(path, "r");
@@ -139,7 +140,7 @@ function openFollowable(path: string, requestedMode: ParseMode | undefined): Ope
       opened.close();
       continue;
     }
-    const mode = requestedMode ?? (opened.size >= STRUCTURE_FIRST_MIN_BYTES ? "structure" : "full");
+    const mode = requestedMode ?? defaultMode(opened.size, true);
     return {
       index: opened.index,
       mode,

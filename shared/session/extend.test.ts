@@ -51,7 +51,7 @@ function snapshot(index: SessionIndex) {
 }
 
 describe("extendSessionIndex", () => {
-  for (const mode of ["full", "structure"] as const) {
+  for (const mode of ["full", "structure", "structure-with-facts"] as const) {
     it(`gives the index of a fresh read, whatever the cuts (${mode})`, () => {
       let inPlace = 0;
       let rebuilt = 0;
@@ -110,6 +110,19 @@ describe("the facts of a structure-first index", () => {
       expect(factsOf(structure), `seed ${seed}`).toEqual(factsOf(full));
       // One read for the whole (small) file, not one per deferred line.
       expect(reads, `seed ${seed}`).toBeLessThanOrEqual(1);
+      // Kept by the parser: lines parsed whole are not read again; longer ones are, in one run.
+      reads = 0;
+      const withFacts = buildSessionIndex(
+        parseSessionBytes(bytes, { mode: "structure-with-facts", eagerLineMaxBytes: 300 }),
+        counted,
+      );
+      expect(factsOf(withFacts), `seed ${seed}, with facts`).toEqual(factsOf(full));
+      expect(reads, `seed ${seed}, with facts`).toBeLessThanOrEqual(1);
+      reads = 0;
+      const allEager = buildSessionIndex(parseSessionBytes(bytes, { mode: "structure-with-facts" }), counted);
+      expect(factsOf(allEager), `seed ${seed}, all parsed whole`).toEqual(factsOf(full));
+      // A damaged entry without a string type has no facts kept (the index patches its type): read later.
+      if (!generated.damage) expect(reads, `seed ${seed}, all parsed whole`).toBe(0);
 
       // Facts asked between appends: the new entries' facts are read, the old ones kept.
       const cut = generated.text.lastIndexOf("\n", Math.floor(generated.text.length / 2)) + 1;

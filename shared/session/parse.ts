@@ -12,7 +12,8 @@ import { LineSplitter, type RawLine } from "./line-splitter.ts";
 import { type Problem, problem } from "./problems.ts";
 import { skimLine } from "./skim.ts";
 import { stubOf } from "./stub.ts";
-import { CURRENT_SESSION_VERSION, type SessionHeader } from "./types.ts";
+import { type EntryFacts, entryFacts } from "./facts.ts";
+import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./types.ts";
 
 /** V8 cannot hold a longer string (2^29 - 24 UTF-16 units); such a line cannot be decoded. */
 export const MAX_DECODABLE_LINE_BYTES = 2 ** 29 - 24;
@@ -35,14 +36,26 @@ export interface EntryRecord {
    * only, its body to be parsed from `offset`/`byteLength` when needed.
    */
   deferred: boolean;
+  /**
+   * In `structure-with-facts` mode, the facts of a deferred entry whose line
+   * was parsed whole (see `EAGER_LINE_MAX_BYTES`), so they need no second read.
+   */
+  facts?: EntryFacts;
 }
 
 /**
  * `full` parses every line with `JSON.parse`. `structure` validates every
  * line just as strictly but keeps only the fields the tree needs, deferring
  * bodies; it applies to version-3 files (legacy files are migrated whole).
+ * `structure-with-facts` keeps the same, but parses each line of up to
+ * `EAGER_LINE_MAX_BYTES` whole, once, and keeps its facts (preview, tokens,
+ * tool names) too: what a view of every node needs, without reading each
+ * body a second time. Longer lines are skimmed as in `structure`.
  */
-export type ParseMode = "full" | "structure";
+export type ParseMode = "full" | "structure" | "structure-with-facts";
+
+/** In `structure-with-facts` mode, lines up to this size are parsed whole for their facts. */
+export const EAGER_LINE_MAX_BYTES = 256 * 1024;
 
 export interface ParsedSession {
   header: SessionHeader | null;
@@ -77,15 +90,19 @@ export class SessionParser {
   private readonly onLine = (line: RawLine) => this.readLine(line);
 
   private readonly mode: ParseMode;
+  private readonly eagerLineMaxBytes: number;
 
   constructor(
     options: {
       mode?: ParseMode;
       start?: { lineNumber: number; offset: number; piIndex: number; header: SessionHeader | null };
+      /** `structure-with-facts`: the longest line parsed whole (default `EAGER_LINE_MAX_BYTES`; tests mix both paths). */
+      eagerLineMaxBytes?: number;
     } = {},
   ) {
     const start = options.start;
     this.mode = options.mode ?? "full";
+    this.eagerLineMaxBytes = options.eagerLineMaxBytes ?? EAGER_LINE_MAX_BYTES;
     this.splitter = new LineSplitter(start ?? { lineNumber: 1, offset: 0 });
     this.piIndex = start?.piIndex ?? 0;
     this.result = {
@@ -152,7 +169,13 @@ export class SessionParser {
       );
       return;
     }
-    if (this.defersBodies() && this.skim(bytes, raw)) return;
+    if (
+      this.defersBodies() &&
+      (this.mode === "structure" || bytes.length > this.eagerLineMaxBytes) &&
+      this.skim(bytes, raw)
+    ) {
+      return;
+    }
     let text: string;
     try {
       text = strictDecoder.decode(bytes);
@@ -232,19 +255,24 @@ export class SessionParser {
       );
     }
     this.result.trailingNonEntryLine = null;
-    this.result.records.push({
+    const record: EntryRecord = {
       value: deferred ? stubOf(object) : object,
       line: lineNumber,
       offset: raw.offset,
       byteLength: raw.bytes.length,
       piIndex,
       deferred,
-    });
+    };
+    // Facts read only the type and the content fields; an entry without a string type is patched by the index.
+    if (deferred && this.mode === "structure-with-facts" && typeof object.type === "string") {
+      record.facts = entryFacts(object as SessionEntry);
+    }
+    this.result.records.push(record);
   }
 
   /** Structure mode keeps stubs only for version-3 files; legacy files are migrated whole. */
   private defersBodies(): boolean {
-    if (this.mode !== "structure") return false;
+    if (this.mode === "full") return false;
     const version = this.result.header?.version;
     return typeof version === "number" && version >= CURRENT_SESSION_VERSION;
   }
@@ -290,12 +318,15 @@ export class SessionParser {
 /** Parses a whole file held in memory (a string is encoded first). Large files: use `SessionParser`. */
 export function parseSessionBytes(
   input: Uint8Array | string,
-  options: { mode?: ParseMode; chunkSize?: number } | number = {},
+  options: { mode?: ParseMode; chunkSize?: number; eagerLineMaxBytes?: number } | number = {},
 ): ParsedSession {
   if (typeof options === "number") options = { chunkSize: options };
   const bytes = typeof input === "string" ? new TextEncoder().encode(input) : input;
   const chunkSize = options.chunkSize ?? 1 << 20;
-  const parser = new SessionParser(options.mode ? { mode: options.mode } : {});
+  const parser = new SessionParser({
+    ...(options.mode ? { mode: options.mode } : {}),
+    ...(options.eagerLineMaxBytes !== undefined ? { eagerLineMaxBytes: options.eagerLineMaxBytes } : {}),
+  });
   for (let at = 0; at < bytes.length; at += chunkSize) {
     parser.push(bytes.subarray(at, Math.min(bytes.length, at + chunkSize)));
   }

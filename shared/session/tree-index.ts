@@ -138,8 +138,12 @@ export function buildSessionIndex(parsed: ParsedSession, readBody?: BodyReader):
   const labels = new Map<string, LabelState>();
   let sessionName: string | undefined;
 
+  const factsCache = new Map<string, EntryFacts>();
   for (const record of parsed.records) {
     const entry = validateEntry(record, problems);
+    // Facts the parser kept (structure-with-facts); a later line with the same id replaces them.
+    if (record.facts) factsCache.set(entry.id, record.facts);
+    else factsCache.delete(entry.id);
     entries.push(entry);
     entryLines.push(record.line);
     const previous = nodes.get(entry.id);
@@ -171,7 +175,6 @@ export function buildSessionIndex(parsed: ParsedSession, readBody?: BodyReader):
   sortChildren(nodes);
 
   const lastEntry = entries[entries.length - 1];
-  const factsCache = new Map<string, EntryFacts>();
   /** `entries[0 .. factsFilled)` all have facts (see `fillFacts`). */
   let factsFilled = 0;
   const deferredBodies = parsed.records.some((record) => record.deferred);

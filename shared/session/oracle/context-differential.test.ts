@@ -267,13 +267,24 @@ describe("context differential: generated sessions, Arbor vs Pi", () => {
     // And the structure-first reader the store uses: bodies skimmed, read back from the file on demand.
     const opened = openSessionFile(arborPath, { mode: "structure" });
     const fromStructure = opened.index;
+    // And the explorer's: structure-first keeping facts, lines up to a random size parsed whole (both paths mixed).
+    const eagerLineMaxBytes = new Rng(bytes.length + 1).int(40, 1200);
+    const fromStructureWithFacts = buildSessionIndex(
+      parseSessionBytes(bytes, { mode: "structure-with-facts", eagerLineMaxBytes }),
+      (offset, length) => bytes.subarray(offset, offset + length),
+    );
     const shape = (index: typeof fromBytes) =>
       [...index.nodes.values()].map((node) => [node.id, node.parentId, node.children, node.depth, node.line]);
-    assertSame(fromStructure.problems, fromBytes.problems, `${name}: problems, structure-first vs bytes`);
-    assertSame(shape(fromStructure), shape(fromBytes), `${name}: tree, structure-first vs bytes`);
-    assertSame(fromStructure.leafId, fromBytes.leafId, `${name}: leaf, structure-first vs bytes`);
-    assertSame([...fromStructure.labels], [...fromBytes.labels], `${name}: labels, structure-first vs bytes`);
-    assertSame(fromStructure.sessionName, fromBytes.sessionName, `${name}: name, structure-first vs bytes`);
+    for (const [how, index] of [
+      ["structure-first", fromStructure],
+      [`structure-first with facts (${eagerLineMaxBytes})`, fromStructureWithFacts],
+    ] as const) {
+      assertSame(index.problems, fromBytes.problems, `${name}: problems, ${how} vs bytes`);
+      assertSame(shape(index), shape(fromBytes), `${name}: tree, ${how} vs bytes`);
+      assertSame(index.leafId, fromBytes.leafId, `${name}: leaf, ${how} vs bytes`);
+      assertSame([...index.labels], [...fromBytes.labels], `${name}: labels, ${how} vs bytes`);
+      assertSame(index.sessionName, fromBytes.sessionName, `${name}: name, ${how} vs bytes`);
+    }
     assertSame(fromFile.entries, fromBytes.entries, `${name}: entries, file vs bytes`);
     assertSame(fromFile.problems, fromBytes.problems, `${name}: problems, file vs bytes`);
     assertSame(
@@ -306,13 +317,18 @@ describe("context differential: generated sessions, Arbor vs Pi", () => {
     assertSame(fromBytes.leafId, lastPiEntry?.id ?? null, `${name}: the default leaf is Pi's last entry`);
 
     const leaves: Leaf[] = [...generated.entryIds, null, undefined];
-    const graphs = [contextGraphOf(fromBytes), contextGraphOf(fromFile), contextGraphOf(fromStructure)];
+    const graphs = [
+      contextGraphOf(fromBytes),
+      contextGraphOf(fromFile),
+      contextGraphOf(fromStructure),
+      contextGraphOf(fromStructureWithFacts),
+    ];
     const checkLeaf = (leaf: Leaf) => {
       const what = `${name}, ${describeLeaf(leaf)}`;
       const piContext = pi16.buildSessionContext(piEntries, leaf);
       const piLlm = pi16Messages.convertToLlm(piContext.messages);
       for (const [which, graph] of graphs.entries()) {
-        const source = ["bytes", "file", "structure-first"][which];
+        const source = ["bytes", "file", "structure-first", "structure-first with facts"][which];
         const context = buildSessionContext(graph, leaf);
         assertSame(context, piContext, `${what} (${source}): context vs Pi 1.6`);
         assertSame(convertToLlm(context.messages), piLlm, `${what} (${source}): convertToLlm vs Pi 1.6`);
@@ -344,6 +360,11 @@ describe("context differential: generated sessions, Arbor vs Pi", () => {
         fromStructure.facts(node.id),
         fromBytes.facts(node.id),
         `${name}: facts of ${node.id}, structure-first`,
+      );
+      assertSame(
+        fromStructureWithFacts.facts(node.id),
+        fromBytes.facts(node.id),
+        `${name}: facts of ${node.id}, structure-first with facts`,
       );
     }
     opened.close();
