@@ -128,6 +128,14 @@ class ShapeTable {
   private readonly root = new Map<unknown, Map<unknown, Map<unknown, Map<unknown, number>>>>();
 
   indexOf(type: string, kind: string, role: string | null, stopReason: string | null): number {
+    // A session has a dozen shapes or so: a scan of them beats four map lookups per node.
+    const table = this.table;
+    if (table.length <= 32) {
+      for (let i = 0; i < table.length; i++) {
+        const shape = table[i]!;
+        if (shape[0] === type && shape[1] === kind && shape[2] === role && shape[3] === stopReason) return i;
+      }
+    }
     const byStop = level(level(level(this.root, type), kind), role);
     let index = byStop.get(stopReason);
     if (index === undefined) {
