@@ -12,7 +12,7 @@ import {
   ReactFlowProvider,
   useReactFlow,
 } from "@xyflow/react";
-import { type ReactNode, useEffect, useMemo } from "react";
+import { type ReactNode, useDeferredValue, useEffect, useMemo } from "react";
 import { DEFAULT_LAYOUT, FILTER_MODES, type FilterMode } from "../../../shared/graph/index.ts";
 import { NODE_HEIGHT, NODE_WIDTH } from "../state/graph-model.ts";
 import { useController, useGraphModel, useGraphSelect, usePathSet, useSession } from "../state/hooks.tsx";
@@ -168,6 +168,9 @@ function Graph() {
   const direction = useSession((s) => s.direction);
   const path = usePathSet();
   const overview = useOverview();
+  // Leaving the overview, the minimap's thousands of SVG nodes mount in a deferred render, after the DOM
+  // nodes: in slices, not one long task.
+  const minimapHidden = useDeferredValue(overview);
   const pointer = useOverviewPointer();
   const nodes = useMemo(() => (model ? flowNodes(model, direction) : []), [model, direction]);
   const edges = useMemo(() => (model ? flowEdges(model, path) : []), [model, path]);
@@ -202,7 +205,9 @@ function Graph() {
       <Background />
       {overview ? <OverviewCanvas hover={pointer.hover} /> : null}
       {/* Without nodes in React Flow the minimap would be empty; the overview shows the whole graph itself. */}
-      {overview ? null : <MiniMap<FlowNode> pannable zoomable nodeClassName={miniMapClass} />}
+      {overview || minimapHidden ? null : (
+        <MiniMap<FlowNode> pannable zoomable nodeClassName={miniMapClass} />
+      )}
       {/* Its fit button would call fitView, which never fits a graph larger than the view (see ViewportControl): the toolbar's Fit does. */}
       <Controls showInteractive={false} showFitView={false} />
       <ViewportControl />
