@@ -90,8 +90,11 @@ export function createOverviewPointer(
           ? shown.id
           : found.id;
       // As a click on the DOM node would: a chain expands, an entry becomes the selection.
-      if (found.model.graph.byId.get(id)?.kind === "chain") controller.expandChain(id);
-      else controller.select(id);
+      if (found.model.graph.byId.get(id)?.kind === "chain") {
+        controller.expandChain(id);
+        // The chain is gone: its title with it.
+        hover.setState(null, true);
+      } else controller.select(id);
     },
     onPaneMouseMove(event) {
       // No title while a button is down: that is a pan.

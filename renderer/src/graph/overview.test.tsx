@@ -7,6 +7,7 @@
 
 import "../testing/setup.ts";
 import { act, fireEvent, screen, waitFor } from "@testing-library/react";
+import type { MouseEvent as ReactMouseEvent } from "react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type Box, viewportRect } from "../../../shared/graph/index.ts";
 import { readSession } from "../../../shared/session/index.ts";
@@ -16,7 +17,7 @@ import { renderExplorer } from "../testing/render-explorer.tsx";
 import { TEST_VIEWPORT } from "../testing/setup.ts";
 import { sessionViewOf } from "../testing/session-view.ts";
 import { assistant, type HandEntry, sessionText, user } from "../testing/sessions.ts";
-import { OVERVIEW_MIN_NODES, OVERVIEW_ZOOM } from "./overview-canvas.tsx";
+import { createOverviewPointer, OVERVIEW_MIN_NODES, OVERVIEW_ZOOM } from "./overview-canvas.tsx";
 import {
   drawOverview,
   OVERVIEW_COLOUR_VARIABLES,
@@ -348,6 +349,38 @@ describe("the overview scene", () => {
     expect(scene.ids[scene.nodes.nearest({ x: a1.x + 10, y: a1.y + 10 })]).toBe("a1");
     expect(overviewTitle(model, "a1")).toMatch(/^Assistant\nsecond answer\na1 · line \d+$/);
     expect(overviewTitle(model, "chain:b1")).toBe("4 entries: click to expand\nother way\n…\nmore answers");
+  });
+});
+
+describe("the overview's pointer", () => {
+  it("expands a chain and selects an entry, as clicks on their DOM nodes do; titles follow the pointer", async () => {
+    const explorer = await renderExplorer([{ sessionId: "b", text: sessionText(branchy) }], { open: "b" });
+    // A stand-in for React Flow's viewport: flow coordinates are screen coordinates, zoom 0.1.
+    const pointer = createOverviewPointer(explorer.controller, {
+      screenToFlowPosition: (point) => point,
+      getZoom: () => 0.1,
+    });
+    const model = explorer.controller.model()!;
+    const event = (id: string, dx = 10, dy = 10) => {
+      const position = model.layout.positions.get(id)!;
+      return { clientX: position.x + dx, clientY: position.y + dy, buttons: 0 } as unknown as ReactMouseEvent;
+    };
+    act(() => pointer.pane.onPaneMouseMove(event("a0")));
+    expect(pointer.hover.getState()?.id).toBe("a0");
+    act(() => pointer.pane.onPaneClick(event("a0")));
+    expect(explorer.controller.stores.session.getState().selectedId).toBe("a0");
+    // Within the hit slop (4 px at zoom 0.1: 40 flow units) of the chain, just left of it.
+    act(() => pointer.pane.onPaneMouseMove(event("chain:b1", -30, 20)));
+    expect(pointer.hover.getState()?.title).toContain("4 entries: click to expand");
+    act(() => pointer.pane.onPaneClick(event("chain:b1", -30, 20)));
+    expect(explorer.controller.stores.session.getState().expandedChains.has("chain:b1")).toBe(true);
+    expect(pointer.hover.getState()).toBeNull();
+    // A move with a button down is a pan: no title.
+    act(() => pointer.pane.onPaneMouseMove({ ...event("u0"), buttons: 1 } as ReactMouseEvent));
+    expect(pointer.hover.getState()).toBeNull();
+    act(() => pointer.pane.onPaneMouseMove(event("u0", -500, -500)));
+    expect(pointer.hover.getState()).toBeNull();
+    explorer.unmount();
   });
 });
 
