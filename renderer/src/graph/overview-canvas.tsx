@@ -15,12 +15,8 @@ import type { Controller } from "../state/controller.ts";
 import type { GraphModel } from "../state/graph-model.ts";
 import { useController, useGraphSelect } from "../state/hooks.tsx";
 import type { SessionState } from "../state/stores.ts";
-import {
-  drawOverview,
-  type OverviewHighlights,
-  type OverviewPalette,
-  overviewPalette,
-} from "./overview-draw.ts";
+import { createRedraw, onGraphChange, sizeCanvas, watchPalette } from "./canvas-frame.ts";
+import { drawOverview, type OverviewHighlights } from "./overview-draw.ts";
 import { overviewScene, overviewTitle } from "./overview-scene.ts";
 
 /**
@@ -182,24 +178,13 @@ export function OverviewCanvas({ hover }: { hover: StoreApi<OverviewHover | null
     if (!canvas) return;
     // Null where there is no 2D canvas (happy-dom): the overview then draws nothing.
     const context = canvas.getContext("2d");
-    const readPalette = (): OverviewPalette => {
-      const style = getComputedStyle(canvas);
-      return overviewPalette((variable) => style.getPropertyValue(variable));
-    };
-    let palette = readPalette();
-    let request = 0;
+    const theme = watchPalette(canvas, () => schedule());
     let frames = 0;
-    const draw = () => {
-      request = 0;
+    const redraw = createRedraw(() => {
       const state = controller.stores.session.getState();
       const model = controller.selectors.model(state);
       const { transform, width, height } = flowStore.getState();
-      // Read each frame: moving the window to another screen, or the browser's zoom, changes it.
-      const pixelRatio = window.devicePixelRatio || 1;
-      const backingWidth = Math.max(1, Math.round(width * pixelRatio));
-      const backingHeight = Math.max(1, Math.round(height * pixelRatio));
-      if (canvas.width !== backingWidth) canvas.width = backingWidth;
-      if (canvas.height !== backingHeight) canvas.height = backingHeight;
+      const pixelRatio = sizeCanvas(canvas, width, height);
       let drawn = { nodes: 0, edges: 0 };
       if (model && context) {
         drawn = drawOverview(
@@ -207,7 +192,7 @@ export function OverviewCanvas({ hover }: { hover: StoreApi<OverviewHover | null
           overviewScene(model, state.direction),
           { viewport: { x: transform[0], y: transform[1], zoom: transform[2] }, width, height, pixelRatio },
           highlightsOf(controller, model, state),
-          palette,
+          theme.palette(),
         );
       }
       frames += 1;
@@ -215,39 +200,19 @@ export function OverviewCanvas({ hover }: { hover: StoreApi<OverviewHover | null
       canvas.dataset.drawnNodes = String(drawn.nodes);
       canvas.dataset.drawnEdges = String(drawn.edges);
       canvas.dataset.frames = String(frames);
-    };
-    const schedule = () => {
-      if (request === 0) request = requestAnimationFrame(draw);
-    };
+    });
+    const schedule = redraw.schedule;
     const unsubscribe = [
-      flowStore.subscribe((next, previous) => {
-        if (
-          next.transform !== previous.transform ||
-          next.width !== previous.width ||
-          next.height !== previous.height
-        )
-          schedule();
-      }),
-      controller.stores.session.subscribe(schedule),
-      controller.stores.context.subscribe((next, previous) => {
-        if (next.shades !== previous.shades) schedule();
-      }),
+      onGraphChange(controller, flowStore, schedule),
       controller.stores.live.subscribe((next, previous) => {
         if (next.recent !== previous.recent) schedule();
       }),
     ];
-    // The palette's custom properties change with the system's colour scheme (styles.css).
-    const scheme = typeof matchMedia === "function" ? matchMedia("(prefers-color-scheme: dark)") : null;
-    const onScheme = () => {
-      palette = readPalette();
-      schedule();
-    };
-    scheme?.addEventListener("change", onScheme);
     schedule();
     return () => {
-      if (request !== 0) cancelAnimationFrame(request);
+      redraw.dispose();
       for (const stop of unsubscribe) stop();
-      scheme?.removeEventListener("change", onScheme);
+      theme.dispose();
     };
   }, [controller, flowStore]);
 

@@ -40,6 +40,8 @@ export interface OverviewPalette {
   match: string;
   recent: string;
   leaf: string;
+  /** What the minimap lays over the graph outside the viewport. */
+  mask: string;
 }
 
 /** Where each palette colour comes from: renderer/src/styles.css defines them for light and dark. */
@@ -62,6 +64,7 @@ export const OVERVIEW_COLOUR_VARIABLES = {
   match: "--match",
   recent: "--recent",
   leaf: "--text",
+  mask: "--panel-2",
 } as const;
 
 /** The palette, reading each custom property with `read` (getComputedStyle(...).getPropertyValue). */
@@ -76,6 +79,7 @@ export function overviewPalette(read: (variable: string) => string): OverviewPal
     match: colour(names.match),
     recent: colour(names.recent),
     leaf: colour(names.leaf),
+    mask: colour(names.mask),
   };
 }
 
@@ -133,19 +137,10 @@ export function drawOverview(
   highlights: OverviewHighlights,
   palette: OverviewPalette,
 ): OverviewDrawn {
-  const { viewport, pixelRatio } = frame;
+  const { viewport } = frame;
   const zoom = viewport.zoom;
   const px = (pixels: number) => pixels / zoom;
-  ctx.setTransform(1, 0, 0, 1, 0, 0);
-  ctx.clearRect(0, 0, frame.width * pixelRatio, frame.height * pixelRatio);
-  ctx.setTransform(
-    pixelRatio * zoom,
-    0,
-    0,
-    pixelRatio * zoom,
-    pixelRatio * viewport.x,
-    pixelRatio * viewport.y,
-  );
+  beginFrame(ctx, frame, { scale: zoom, x: viewport.x, y: viewport.y });
   // A margin of a few pixels, so rings of nodes just outside the view still show at its edge.
   const view = viewportRect(viewport, frame.width, frame.height);
   const margin = px(12);
@@ -159,8 +154,76 @@ export function drawOverview(
 
   // Edges: off the path first, the path over them.
   const onPathEdges: number[] = [];
+  const offPathEdges: number[] = [];
+  const edges = scene.edges.query(rect, (edge) => {
+    if (path.has(scene.firstEntry[scene.edgeChild[edge]!]!)) onPathEdges.push(edge);
+    else offPathEdges.push(edge);
+  });
+  ctx.setLineDash([]);
+  ctx.globalAlpha = 1;
+  strokeEdges(ctx, scene, offPathEdges, palette.edge, px(EDGE_PX));
+  strokeEdges(ctx, scene, onPathEdges, palette.path, px(PATH_EDGE_PX));
+
+  const filled = fillNodes(ctx, scene, (visit) => scene.nodes.query(rect, visit), highlights, palette, {
+    width: NODE_WIDTH,
+    height: NODE_HEIGHT,
+  });
+  const rings = (items: readonly number[], offsetPx: number, widthPx: number, colour: string) =>
+    strokeRings(ctx, scene, items, px(offsetPx), px(widthPx), colour);
+  rings(filled.onPath, 0, PATH_OUTLINE_PX, palette.path);
+  rings(filled.recent, 2, 3, palette.recent);
+  rings(filled.matched, 2, 3, palette.match);
+  rings(sceneItems(scene, highlights.leaf), 0.5, 2, palette.leaf);
+  rings(sceneItems(scene, highlights.selected), 3, 3, palette.accent);
+  ctx.setLineDash([px(4), px(3)]);
+  rings(sceneItems(scene, highlights.cursor), 7, 2, palette.accent);
+  ctx.setLineDash([]);
+  return { nodes: filled.count, edges };
+}
+
+/** How graph coordinates map to a canvas's CSS pixels: screen = graph * scale + (x, y). */
+export interface GraphToScreen {
+  scale: number;
+  x: number;
+  y: number;
+}
+
+/** Clears the canvas and sets its transform, so what follows is drawn in graph coordinates at device pixels. */
+export function beginFrame(
+  ctx: OverviewContext,
+  frame: Pick<OverviewFrame, "width" | "height" | "pixelRatio">,
+  map: GraphToScreen,
+): void {
+  const { pixelRatio } = frame;
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.clearRect(0, 0, frame.width * pixelRatio, frame.height * pixelRatio);
+  ctx.setTransform(
+    pixelRatio * map.scale,
+    0,
+    0,
+    pixelRatio * map.scale,
+    pixelRatio * map.x,
+    pixelRatio * map.y,
+  );
+}
+
+/** The scene item of a graph node id, as a list of none or one. */
+export function sceneItems(scene: OverviewScene, id: string | null): number[] {
+  const item = id === null ? undefined : scene.itemOf.get(id);
+  return item === undefined ? [] : [item];
+}
+
+/** Strokes the given edges as elbows, as one path. */
+export function strokeEdges(
+  ctx: OverviewContext,
+  scene: OverviewScene,
+  edges: readonly number[],
+  colour: string,
+  lineWidth: number,
+): void {
+  if (edges.length === 0) return;
   ctx.beginPath();
-  const route = (edge: number) => {
+  for (const edge of edges) {
     const parent = scene.edgeParent[edge]!;
     const child = scene.edgeChild[edge]!;
     const [sx, sy, ax, ay, bx, by, tx, ty] = edgeRoute(
@@ -174,73 +237,76 @@ export function drawOverview(
     ctx.lineTo(ax, ay);
     ctx.lineTo(bx, by);
     ctx.lineTo(tx, ty);
-  };
-  const edges = scene.edges.query(rect, (edge) => {
-    if (path.has(scene.firstEntry[scene.edgeChild[edge]!]!)) onPathEdges.push(edge);
-    else route(edge);
-  });
-  ctx.setLineDash([]);
-  ctx.globalAlpha = 1;
-  ctx.strokeStyle = palette.edge;
-  ctx.lineWidth = px(EDGE_PX);
-  ctx.stroke();
-  if (onPathEdges.length > 0) {
-    ctx.beginPath();
-    for (const edge of onPathEdges) route(edge);
-    ctx.strokeStyle = palette.path;
-    ctx.lineWidth = px(PATH_EDGE_PX);
-    ctx.stroke();
   }
+  ctx.strokeStyle = colour;
+  ctx.lineWidth = lineWidth;
+  ctx.stroke();
+}
 
-  // Nodes, one path per colour and opacity.
+export interface FilledNodes {
+  count: number;
+  /** Items on the selected path, matching the search, appended a moment ago. */
+  onPath: number[];
+  matched: number[];
+  recent: number[];
+}
+
+/**
+ * Fills the nodes `query` visits, one path per colour and opacity, each `size` large (in graph units)
+ * about its box's centre: the overview draws them their own size, the minimap at least a pixel.
+ */
+export function fillNodes(
+  ctx: OverviewContext,
+  scene: OverviewScene,
+  query: (visit: (item: number) => void) => number,
+  highlights: Pick<OverviewHighlights, "path" | "shades" | "matches" | "recent">,
+  palette: OverviewPalette,
+  size: { width: number; height: number },
+): FilledNodes {
+  const { path } = highlights;
   const buckets: number[][] = Array.from({ length: OVERVIEW_STYLES.length * ALPHAS.length }, () => []);
-  const onPath: number[] = [];
-  const matched: number[] = [];
-  const recent: number[] = [];
-  const nodes = scene.nodes.query(rect, (item) => {
+  const filled: FilledNodes = { count: 0, onPath: [], matched: [], recent: [] };
+  filled.count = query((item) => {
     const entry = scene.firstEntry[item]!;
     const shade = highlights.shades.get(entry) ?? (path.has(entry) ? "path" : "off-path");
     buckets[scene.style[item]! * ALPHAS.length + ALPHA_LEVEL[shade]]!.push(item);
-    if (path.has(entry)) onPath.push(item);
-    if (!scene.isChain[item] && highlights.matches.has(entry)) matched.push(item);
-    if (highlights.recent.has(entry)) recent.push(item);
+    if (path.has(entry)) filled.onPath.push(item);
+    if (!scene.isChain[item] && highlights.matches.has(entry)) filled.matched.push(item);
+    if (highlights.recent.has(entry)) filled.recent.push(item);
   });
+  const dx = (NODE_WIDTH - size.width) / 2;
+  const dy = (NODE_HEIGHT - size.height) / 2;
   buckets.forEach((items, bucket) => {
     if (items.length === 0) return;
     ctx.beginPath();
-    for (const item of items) ctx.rect(scene.x[item]!, scene.y[item]!, NODE_WIDTH, NODE_HEIGHT);
+    for (const item of items) ctx.rect(scene.x[item]! + dx, scene.y[item]! + dy, size.width, size.height);
     ctx.globalAlpha = ALPHAS[bucket % ALPHAS.length]!;
     ctx.fillStyle = palette.styles[Math.floor(bucket / ALPHAS.length)]!;
     ctx.fill();
   });
   ctx.globalAlpha = 1;
+  return filled;
+}
 
-  const rings = (items: readonly number[], offsetPx: number, widthPx: number, colour: string) => {
-    if (items.length === 0) return;
-    const offset = px(offsetPx);
-    ctx.beginPath();
-    for (const item of items)
-      ctx.rect(
-        scene.x[item]! - offset,
-        scene.y[item]! - offset,
-        NODE_WIDTH + 2 * offset,
-        NODE_HEIGHT + 2 * offset,
-      );
-    ctx.strokeStyle = colour;
-    ctx.lineWidth = px(widthPx);
-    ctx.stroke();
-  };
-  const one = (id: string | null): number[] => {
-    const item = id === null ? undefined : scene.itemOf.get(id);
-    return item === undefined ? [] : [item];
-  };
-  rings(onPath, 0, PATH_OUTLINE_PX, palette.path);
-  rings(recent, 2, 3, palette.recent);
-  rings(matched, 2, 3, palette.match);
-  rings(one(highlights.leaf), 0.5, 2, palette.leaf);
-  rings(one(highlights.selected), 3, 3, palette.accent);
-  ctx.setLineDash([px(4), px(3)]);
-  rings(one(highlights.cursor), 7, 2, palette.accent);
-  ctx.setLineDash([]);
-  return { nodes, edges };
+/** Strokes a rectangle `offset` outside each item's box (graph units), as one path. */
+export function strokeRings(
+  ctx: OverviewContext,
+  scene: OverviewScene,
+  items: readonly number[],
+  offset: number,
+  lineWidth: number,
+  colour: string,
+): void {
+  if (items.length === 0) return;
+  ctx.beginPath();
+  for (const item of items)
+    ctx.rect(
+      scene.x[item]! - offset,
+      scene.y[item]! - offset,
+      NODE_WIDTH + 2 * offset,
+      NODE_HEIGHT + 2 * offset,
+    );
+  ctx.strokeStyle = colour;
+  ctx.lineWidth = lineWidth;
+  ctx.stroke();
 }

@@ -71,6 +71,8 @@ export interface OverviewScene {
   firstEntry: readonly string[];
   isChain: Uint8Array;
   nodes: BoxIndex;
+  /** The box around every node (an empty box at the origin without nodes). */
+  bounds: Box;
   /** Edge e runs from node `edgeParent[e]` to node `edgeChild[e]`. */
   edgeParent: Int32Array;
   edgeChild: Int32Array;
@@ -158,6 +160,16 @@ export function createOverviewScene(model: GraphModel, direction: LayoutDirectio
     });
   });
   // Cells of about two by two layout steps: a node covers at most four.
+  let left = count > 0 ? Number.POSITIVE_INFINITY : 0;
+  let top = left;
+  let right = count > 0 ? Number.NEGATIVE_INFINITY : 0;
+  let bottom = right;
+  for (let i = 0; i < count; i++) {
+    left = Math.min(left, x[i]!);
+    top = Math.min(top, y[i]!);
+    right = Math.max(right, x[i]! + NODE_WIDTH);
+    bottom = Math.max(bottom, y[i]! + NODE_HEIGHT);
+  }
   const cellWidth = 2 * (NODE_WIDTH + DEFAULT_LAYOUT.gapX);
   const cellHeight = 2 * (NODE_HEIGHT + DEFAULT_LAYOUT.gapY);
   return {
@@ -170,6 +182,7 @@ export function createOverviewScene(model: GraphModel, direction: LayoutDirectio
     firstEntry,
     isChain,
     nodes: createBoxIndex(boxes, { cellWidth, cellHeight }),
+    bounds: { x: left, y: top, width: right - left, height: bottom - top },
     edgeParent: Int32Array.from(parents),
     edgeChild: Int32Array.from(children),
     edges: createBoxIndex(edgeBoxes, { cellWidth, cellHeight }),
