@@ -7,29 +7,14 @@ import {
   REQUEST_NAMES,
   type SessionView,
 } from "../../shared/ipc/contract.ts";
-import { treeNodeViews } from "../../shared/ipc/views.ts";
+import { sessionViewOf } from "../../shared/ipc/testing/session-view.ts";
 import { decodeEvent, decodeResult, type WireSessionView } from "../../shared/ipc/wire.ts";
 import { readSession } from "../../shared/session/index.ts";
 import { generateSession } from "../../shared/session/testing/generate-session.ts";
 import { dispatch, wireEvent } from "./bind.ts";
 
 function sessionView(seed: number): SessionView {
-  const index = readSession(generateSession({ seed }).text);
-  return {
-    sessionId: "s1",
-    path: "/sessions/s1.jsonl",
-    headerId: null,
-    cwd: null,
-    name: null,
-    version: 3,
-    parentSessionId: null,
-    leafId: index.leafId,
-    roots: [...index.roots],
-    nodes: treeNodeViews(index),
-    problems: [],
-    bytes: index.byteLength,
-    live: false,
-  };
+  return sessionViewOf("s1", readSession(generateSession({ seed }).text));
 }
 
 function fakeHandlers(overrides: Partial<Record<string, (params: never) => Promise<unknown>>> = {}) {

@@ -10,7 +10,7 @@ import {
   REQUEST_NAMES,
   type SessionView,
 } from "../../shared/ipc/contract.ts";
-import { treeNodeViews } from "../../shared/ipc/views.ts";
+import { sessionViewOf } from "../../shared/ipc/testing/session-view.ts";
 import { WebSocketClient, type WebSocketConstructor } from "../../shared/ipc/websocket-client.ts";
 import { decodeResult, type WireSessionView } from "../../shared/ipc/wire.ts";
 import { readSession } from "../../shared/session/index.ts";
@@ -27,22 +27,7 @@ let release: (() => void) | undefined;
 
 /** A small session view, as the session requests answer. */
 function sampleView(sessionId: string): SessionView {
-  const index = readSession(generateSession({ seed: 8 }).text);
-  return {
-    sessionId,
-    path: `/sessions/${sessionId}.jsonl`,
-    headerId: null,
-    cwd: null,
-    name: null,
-    version: 3,
-    parentSessionId: null,
-    leafId: index.leafId,
-    roots: [...index.roots],
-    nodes: treeNodeViews(index),
-    problems: [],
-    bytes: index.byteLength,
-    live: false,
-  };
+  return sessionViewOf(sessionId, readSession(generateSession({ seed: 8 }).text));
 }
 
 beforeEach(async () => {

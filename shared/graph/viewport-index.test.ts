@@ -7,18 +7,13 @@
 import { describe, expect, it } from "vitest";
 import type { FoldedGraph, GraphNode } from "./chains.ts";
 import { DEFAULT_LAYOUT, layoutGraph } from "./layout.ts";
+import { Rng } from "../session/testing/generate-session.ts";
 import { type Box, createBoxIndex, type Point, viewportRect } from "./viewport-index.ts";
 
-/** A deterministic pseudo-random generator (mulberry32). */
+/** A deterministic pseudo-random generator (the session generator's). */
 function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rng = new Rng(seed);
+  return () => rng.next();
 }
 
 function bruteForce(boxes: readonly Box[], rect: Box): number[] {
