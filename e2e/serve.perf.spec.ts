@@ -151,7 +151,8 @@ test("opening the 100k-entry session: at most 12x the 1k one (target 8x, reporte
   // Where the time goes at 100k (measured): the server reads the 40 MB file once (structure-first with
   // facts: app/store/open-session-file.ts) and sends ~10 MB of columnar node lists (shared/ipc/wire.ts),
   // ~0.8 s in all; the page decodes them, filters, folds and lays out 100k entries, collects the garbage,
-  // and draws the graph, the canvas minimap and the leaf's context, ~0.8-1.1 s. The 1k open is ~0.2 s.
+  // and draws the graph, React Flow's minimap (one SVG rect per graph node) and the leaf's context,
+  // ~0.8-1.1 s. The 1k open is ~0.2 s.
   expect(openRatio, "the measuring test ran").not.toBeNull();
   if (openRatio! > OPEN_RATIO_TARGET) {
     test.info().annotations.push({
