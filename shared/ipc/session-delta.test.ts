@@ -23,7 +23,8 @@ import {
   listPatch,
   sameProblem,
 } from "./session-delta.ts";
-import { TreeNodeViewCache, treeNodeViews } from "./views.ts";
+import { sessionViewOf } from "./testing/session-view.ts";
+import { TreeNodeViewCache } from "./views.ts";
 
 function viewFields(index: SessionIndex) {
   return {
@@ -40,14 +41,7 @@ function viewFields(index: SessionIndex) {
 
 /** The view built from scratch, as the main process did before deltas. */
 function freshView(index: SessionIndex): SessionView {
-  return {
-    sessionId: "s",
-    path: "/s.jsonl",
-    ...viewFields(index),
-    roots: [...index.roots],
-    nodes: treeNodeViews(index),
-    problems: [...index.problems],
-  };
+  return sessionViewOf("s", index, { path: "/s.jsonl" });
 }
 
 /** A file read in pieces: after each piece, the index and what the follower would do with it. */
