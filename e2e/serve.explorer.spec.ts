@@ -11,6 +11,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { FILTER_MODES, type FilterMode } from "../shared/graph/index.ts";
 import type { SessionIndex } from "../shared/session/index.ts";
 import {
+  canvasPixels,
   chainNodes,
   distanceFromCentre,
   drawnIds,
@@ -29,6 +30,7 @@ import {
   screenshot,
   searchBox,
   sessionRow,
+  viewportTransform,
 } from "./support/app.ts";
 import {
   type CliContext,
@@ -456,6 +458,49 @@ test("a deep link opens that session with that entry selected", async ({ page })
   await page.goto(`${serve.origin}/?session=${encodeURIComponent(sessionId)}&leaf=nosuchid`);
   await expectPreviewOf(page, leafOf(login));
   await expect(page.getByRole("alert")).toContainText("nosuchid");
+});
+
+test("the minimap draws every node on a canvas; a click on it moves the view, the wheel zooms it", async ({
+  page,
+}) => {
+  await openLogin(page);
+  const status = await graphStatus(page);
+  const minimap = page.getByTestId("graph-minimap");
+  await expect(minimap).toHaveAttribute("role", "img");
+  await expect(minimap).toHaveAttribute("aria-label", `Minimap: ${status.nodes} nodes`);
+  // React Flow's minimap place and size: the bottom-right panel, 200 x 150 (and a 1 px border).
+  const box = (await minimap.boundingBox())!;
+  const graph = (await page.getByTestId("graph").boundingBox())!;
+  expect(box.width).toBe(202);
+  expect(box.height).toBe(152);
+  expect(graph.x + graph.width - (box.x + box.width)).toBeCloseTo(15, 0);
+  expect(graph.y + graph.height - (box.y + box.height)).toBeCloseTo(15, 0);
+  const nodes = minimap.locator("canvas").first();
+  await expect(nodes).toHaveAttribute("data-drawn-nodes", String(status.nodes));
+  const pixels = await canvasPixels(nodes, 1);
+  expect(pixels.painted).toBeGreaterThan(0.01);
+  // Users' and assistants' colours at least, and the path's.
+  expect(pixels.colours).toBeGreaterThanOrEqual(3);
+  await screenshot(page, "minimap-light");
+
+  // A click near its corner centres the view there; the keys stay with the graph.
+  const before = await viewportTransform(page);
+  await page.mouse.click(box.x + 12, box.y + 12);
+  await expect.poll(() => viewportTransform(page)).not.toBe(before);
+  await expect(graphPanel(page)).toBeFocused();
+  const scale = (transform: string) => Number(/scale\(([-\d.e]+)\)/.exec(transform)?.[1]);
+  const moved = await viewportTransform(page);
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.wheel(0, -200);
+  await expect.poll(async () => scale(await viewportTransform(page))).toBeGreaterThan(scale(moved));
+
+  // The dark theme: the nodes are drawn again in its colours.
+  const frames = Number(await nodes.getAttribute("data-frames"));
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expect.poll(async () => Number(await nodes.getAttribute("data-frames"))).toBeGreaterThan(frames);
+  expect((await canvasPixels(nodes, 1)).painted).toBeGreaterThan(0.01);
+  await screenshot(page, "minimap-dark");
+  await page.emulateMedia({ colorScheme: "light" });
 });
 
 test("the dark theme follows the system's colour scheme", async ({ page }) => {

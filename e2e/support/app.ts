@@ -147,3 +147,45 @@ export async function distanceFromCentre(page: Page, id: string): Promise<number
     box.y + box.height / 2 - (canvas.y + canvas.height / 2),
   );
 }
+
+/** The part of a canvas the pixel check reads, inside the page (e2e/ is typed without the DOM library). */
+interface PageCanvas {
+  width: number;
+  height: number;
+  getContext(kind: "2d"): {
+    getImageData(x: number, y: number, width: number, height: number): { data: Uint8ClampedArray };
+  } | null;
+}
+
+/**
+ * How much of a canvas is painted (alpha > 0, sampled every `step`th pixel each way), and in how many
+ * colours. The canvases are transparent where they draw nothing: what shows there is the page's background.
+ */
+export function canvasPixels(canvas: Locator, step = 3): Promise<{ painted: number; colours: number }> {
+  return canvas.evaluate((element, step) => {
+    const canvas = element as unknown as PageCanvas;
+    const data = canvas.getContext("2d")!.getImageData(0, 0, canvas.width, canvas.height).data;
+    let painted = 0;
+    let sampled = 0;
+    const colours = new Set<number>();
+    for (let y = 0; y < canvas.height; y += step) {
+      for (let x = 0; x < canvas.width; x += step) {
+        const at = (y * canvas.width + x) * 4;
+        sampled += 1;
+        if (data[at + 3]! === 0) continue;
+        painted += 1;
+        // Opaque-ish pixels only, coarsely: blended edges would count as colours of their own.
+        if (data[at + 3]! > 200)
+          colours.add(((data[at]! >> 5) << 6) | ((data[at + 1]! >> 5) << 3) | (data[at + 2]! >> 5));
+      }
+    }
+    return { painted: painted / sampled, colours: colours.size };
+  }, step);
+}
+
+/** React Flow's viewport transform, as its viewport element's style has it. */
+export function viewportTransform(page: Page): Promise<string> {
+  return page
+    .locator(".react-flow__viewport")
+    .evaluate((element) => (element as unknown as { style: { transform: string } }).style.transform);
+}

@@ -92,15 +92,21 @@ export function watchPalette(element: Element, onChange: () => void): PaletteWat
     const style = getComputedStyle(element);
     return overviewPalette((variable) => style.getPropertyValue(variable));
   };
-  let palette = read();
+  // Read at the first draw, not when the canvas mounts: reading a custom property forces a style
+  // recalculation, which in the commit of a large graph costs tens of milliseconds (measured: 35-240 ms
+  // opening a 100k-entry session), and in an animation frame is the recalculation the frame does anyway.
+  let palette: OverviewPalette | null = null;
   const scheme = typeof matchMedia === "function" ? matchMedia("(prefers-color-scheme: dark)") : null;
   const onScheme = () => {
-    palette = read();
+    palette = null;
     onChange();
   };
   scheme?.addEventListener("change", onScheme);
   return {
-    palette: () => palette,
+    palette: () => {
+      palette ??= read();
+      return palette;
+    },
     dispose: () => scheme?.removeEventListener("change", onScheme),
   };
 }

@@ -9,11 +9,12 @@ import "../testing/setup.ts";
 import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import type { MouseEvent as ReactMouseEvent } from "react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Box, viewportRect } from "../../../shared/graph/index.ts";
+import { viewportRect } from "../../../shared/graph/index.ts";
 import { readSession } from "../../../shared/session/index.ts";
 import { createGraphSelectors, type GraphModel, NODE_HEIGHT, NODE_WIDTH } from "../state/graph-model.ts";
 import { type ContextShade, initialSessionState } from "../state/stores.ts";
-import { renderExplorer } from "../testing/render-explorer.tsx";
+import { RecordingContext } from "../testing/recording-context.ts";
+import { flowViewport, renderExplorer } from "../testing/render-explorer.tsx";
 import { TEST_VIEWPORT } from "../testing/setup.ts";
 import { sessionViewOf } from "../testing/session-view.ts";
 import { assistant, type HandEntry, sessionText, user } from "../testing/sessions.ts";
@@ -21,81 +22,10 @@ import { createOverviewPointer, OVERVIEW_MIN_NODES, OVERVIEW_ZOOM } from "./over
 import {
   drawOverview,
   OVERVIEW_COLOUR_VARIABLES,
-  type OverviewContext,
   type OverviewHighlights,
   overviewPalette,
 } from "./overview-draw.ts";
 import { createOverviewScene, OVERVIEW_STYLES, overviewScene, overviewTitle } from "./overview-scene.ts";
-
-interface Paint {
-  kind: "fill" | "stroke";
-  style: string;
-  alpha: number;
-  lineWidth: number;
-  dash: number[];
-  rects: Box[];
-  /** Polylines: x, y pairs. */
-  lines: number[][];
-}
-
-/**
- * A stand-in for the browser's CanvasRenderingContext2D, which happy-dom does not have: it records
- * each fill and stroke with the shapes of its path and the style it was painted in. A test double
- * of a browser API, not of our code; the real canvas is drawn and read back in Chromium by
- * e2e/serve.perf.spec.ts.
- */
-class RecordingContext implements OverviewContext {
-  fillStyle: string | CanvasGradient | CanvasPattern = "#000000";
-  strokeStyle: string | CanvasGradient | CanvasPattern = "#000000";
-  lineWidth = 1;
-  globalAlpha = 1;
-  transforms: number[][] = [];
-  cleared: number[][] = [];
-  paints: Paint[] = [];
-  private dash: number[] = [];
-  private rects: Box[] = [];
-  private lines: number[][] = [];
-
-  setTransform(a?: unknown, b?: number, c?: number, d?: number, e?: number, f?: number): void {
-    this.transforms.push([a as number, b!, c!, d!, e!, f!]);
-  }
-  clearRect(x: number, y: number, width: number, height: number): void {
-    this.cleared.push([x, y, width, height]);
-  }
-  beginPath(): void {
-    this.rects = [];
-    this.lines = [];
-  }
-  rect(x: number, y: number, width: number, height: number): void {
-    this.rects.push({ x, y, width, height });
-  }
-  moveTo(x: number, y: number): void {
-    this.lines.push([x, y]);
-  }
-  lineTo(x: number, y: number): void {
-    this.lines[this.lines.length - 1]!.push(x, y);
-  }
-  setLineDash(segments: number[]): void {
-    this.dash = [...segments];
-  }
-  fill(): void {
-    this.paint("fill", String(this.fillStyle));
-  }
-  stroke(): void {
-    this.paint("stroke", String(this.strokeStyle));
-  }
-  private paint(kind: Paint["kind"], style: string) {
-    this.paints.push({
-      kind,
-      style,
-      alpha: this.globalAlpha,
-      lineWidth: this.lineWidth,
-      dash: this.dash,
-      rects: this.rects,
-      lines: this.lines,
-    });
-  }
-}
 
 /** Each colour is its variable's name, so a paint says which it used. */
 const palette = overviewPalette((variable) => `colour(${variable})`);
@@ -395,13 +325,6 @@ function binaryTree(depth: number): HandEntry[] {
   return entries;
 }
 
-function viewportOf(container: HTMLElement): { x: number; y: number; zoom: number } {
-  const style = container.querySelector<HTMLElement>(".react-flow__viewport")!.style.transform;
-  const match = /translate\(([-\d.e]+)px, ?([-\d.e]+)px\) scale\(([-\d.e]+)\)/.exec(style);
-  if (!match) throw new Error(`unexpected viewport transform: ${style}`);
-  return { x: Number(match[1]), y: Number(match[2]), zoom: Number(match[3]) };
-}
-
 describe("the overview in the explorer", () => {
   const saved = { ...TEST_VIEWPORT };
   beforeEach(() => {
@@ -426,14 +349,16 @@ describe("the overview in the explorer", () => {
     await waitFor(() => expect(explorer.drawnIds()).toEqual([]));
     expect(canvas.getAttribute("aria-label")).toContain(`${model.graph.nodes.length.toLocaleString()} nodes`);
     expect(document.querySelector(".graph-status")!.textContent).toContain("overview (zoomed out)");
-    // No React Flow minimap either: it would be empty.
-    expect(document.querySelector(".react-flow__minimap")).toBeNull();
+    // The minimap stays: it draws the overview's scene, not React Flow's nodes.
+    expect(
+      screen.getByRole("img", { name: `Minimap: ${model.graph.nodes.length.toLocaleString()} nodes` }),
+    ).toBeTruthy();
     // happy-dom has no 2D canvas: the frame runs and draws nothing.
     await waitFor(() => expect(canvas.dataset.frames).toBeDefined());
 
     // A node's place on screen: the pane's bounds are at 0, 0 here.
-    await waitFor(() => expect(viewportOf(document.body).zoom).toBeLessThan(OVERVIEW_ZOOM));
-    const viewport = viewportOf(document.body);
+    await waitFor(() => expect(flowViewport().zoom).toBeLessThan(OVERVIEW_ZOOM));
+    const viewport = flowViewport();
     const onScreen = (id: string) => {
       const position = model.layout.positions.get(id)!;
       return {
@@ -495,7 +420,7 @@ describe("the overview in the explorer", () => {
     });
     expect(explorer.controller.model()!.graph.nodes.length).toBeLessThan(OVERVIEW_MIN_NODES);
     fireEvent.click(screen.getByRole("button", { name: "Fit" }));
-    await waitFor(() => expect(viewportOf(document.body).zoom).toBeLessThan(OVERVIEW_ZOOM));
+    await waitFor(() => expect(flowViewport().zoom).toBeLessThan(OVERVIEW_ZOOM));
     await act(async () => {});
     expect(screen.queryByRole("img", { name: /Overview/ })).toBeNull();
     expect(explorer.drawnIds().length).toBe(explorer.controller.model()!.graph.nodes.length);

@@ -6,17 +6,17 @@
 import {
   Background,
   Controls,
-  MiniMap,
   type NodeMouseHandler,
   ReactFlow,
   ReactFlowProvider,
   useReactFlow,
 } from "@xyflow/react";
-import { type ReactNode, useDeferredValue, useEffect, useMemo } from "react";
+import { type ReactNode, useEffect, useMemo } from "react";
 import { DEFAULT_LAYOUT, FILTER_MODES, type FilterMode } from "../../../shared/graph/index.ts";
 import { NODE_HEIGHT, NODE_WIDTH } from "../state/graph-model.ts";
 import { useController, useGraphModel, useGraphSelect, usePathSet, useSession } from "../state/hooks.tsx";
 import { type FlowNode, flowEdges, flowNodes } from "./flow-elements.ts";
+import { MinimapCanvas } from "./minimap-canvas.tsx";
 import { nodeTypes } from "./nodes.tsx";
 import { OverviewCanvas, useOverview, useOverviewPointer } from "./overview-canvas.tsx";
 
@@ -153,10 +153,6 @@ function ViewportControl() {
   return null;
 }
 
-function miniMapClass(node: FlowNode): string {
-  return node.type === "chain" ? "minimap-chain" : `minimap-${node.data.node.kind}`;
-}
-
 /** What React Flow gets while the overview draws the graph: constant, so it re-adopts nothing while panning. */
 const NO_NODES: FlowNode[] = [];
 const NO_EDGES: ReturnType<typeof flowEdges> = [];
@@ -168,9 +164,6 @@ function Graph() {
   const direction = useSession((s) => s.direction);
   const path = usePathSet();
   const overview = useOverview();
-  // Leaving the overview, the minimap's thousands of SVG nodes mount in a deferred render, after the DOM
-  // nodes: in slices, not one long task.
-  const minimapHidden = useDeferredValue(overview);
   const pointer = useOverviewPointer();
   const nodes = useMemo(() => (model ? flowNodes(model, direction) : []), [model, direction]);
   const edges = useMemo(() => (model ? flowEdges(model, path) : []), [model, path]);
@@ -204,10 +197,9 @@ function Graph() {
     >
       <Background />
       {overview ? <OverviewCanvas hover={pointer.hover} /> : null}
-      {/* Without nodes in React Flow the minimap would be empty; the overview shows the whole graph itself. */}
-      {overview || minimapHidden ? null : (
-        <MiniMap<FlowNode> pannable zoomable nodeClassName={miniMapClass} />
-      )}
+      {/* In every zoom, the overview's too: it draws from the overview's scene, not from React Flow's nodes,
+          and staying mounted it costs nothing when the view crosses the overview's threshold. */}
+      <MinimapCanvas />
       {/* Its fit button would call fitView, which never fits a graph larger than the view (see ViewportControl): the toolbar's Fit does. */}
       <Controls showInteractive={false} showFitView={false} />
       <ViewportControl />

@@ -89,3 +89,11 @@ export async function renderExplorer(
   };
   return explorer;
 }
+
+/** React Flow's viewport, read from its viewport element's transform. */
+export function flowViewport(container: ParentNode = document): { x: number; y: number; zoom: number } {
+  const style = container.querySelector<HTMLElement>(".react-flow__viewport")!.style.transform;
+  const match = /translate\(([-\d.e]+)px, ?([-\d.e]+)px\) scale\(([-\d.e]+)\)/.exec(style);
+  if (!match) throw new Error(`unexpected viewport transform: ${style}`);
+  return { x: Number(match[1]), y: Number(match[2]), zoom: Number(match[3]) };
+}

@@ -1,0 +1,189 @@
+/**
+ * The graph's minimap, in React Flow's bottom-right panel: two stacked canvases instead of React
+ * Flow's <MiniMap>, which mounts one SVG rect per node (thousands on a large session, each a React
+ * commit and a layout). The lower canvas holds the nodes, drawn when the layout, the selected path or
+ * the theme changes; the upper one the viewport, redrawn at most once a frame as it pans and zooms.
+ * A press or drag moves the viewport's centre to the point under the pointer; the wheel zooms.
+ */
+
+import { Panel, useReactFlow, useStoreApi } from "@xyflow/react";
+import { type PointerEvent as ReactPointerEvent, useEffect, useMemo, useRef } from "react";
+import type { Controller } from "../state/controller.ts";
+import type { GraphModel } from "../state/graph-model.ts";
+import { useController, useGraphSelect } from "../state/hooks.tsx";
+import { createRedraw, onGraphChange, sizeCanvas, watchPalette } from "./canvas-frame.ts";
+import {
+  drawMinimapNodes,
+  drawMinimapViewport,
+  MINIMAP_HEIGHT,
+  MINIMAP_WIDTH,
+  minimapMapping,
+  minimapToGraph,
+} from "./minimap-draw.ts";
+import { overviewScene } from "./overview-scene.ts";
+
+type Flow = Pick<ReturnType<typeof useReactFlow>, "setCenter" | "getViewport">;
+
+export interface MinimapPointer {
+  /** Centres the viewport on the graph point under (clientX, clientY), the minimap's corner at `origin`. */
+  moveTo(client: { x: number; y: number }, origin: { x: number; y: number }): void;
+  /** Zooms by a wheel step about the viewport's centre, within React Flow's zoom limits. */
+  zoom(deltaY: number, deltaMode: number, limits: { minZoom: number; maxZoom: number }): void;
+}
+
+export function createMinimapPointer(controller: Controller, flow: Flow, viewSize: () => [number, number]) {
+  const mapping = () => {
+    const model = controller.model();
+    if (!model) return null;
+    const scene = overviewScene(model, controller.stores.session.getState().direction);
+    return minimapMapping(scene.bounds, MINIMAP_WIDTH, MINIMAP_HEIGHT);
+  };
+  const pointer: MinimapPointer = {
+    moveTo(client, origin) {
+      const map = mapping();
+      if (!map) return;
+      const point = minimapToGraph(map, { x: client.x - origin.x, y: client.y - origin.y });
+      void flow.setCenter(point.x, point.y, { zoom: flow.getViewport().zoom });
+    },
+    zoom(deltaY, deltaMode, { minZoom, maxZoom }) {
+      const { x, y, zoom } = flow.getViewport();
+      // As React Flow's minimap steps: lines and pages are bigger than pixels.
+      const step = -deltaY * (deltaMode === 1 ? 0.05 : deltaMode ? 1 : 0.002);
+      const next = Math.min(maxZoom, Math.max(minZoom, zoom * 2 ** step));
+      const [width, height] = viewSize();
+      void flow.setCenter((width / 2 - x) / zoom, (height / 2 - y) / zoom, { zoom: next });
+    },
+  };
+  return pointer;
+}
+
+const minimapLabel = (model: GraphModel | null) =>
+  `Minimap: ${(model?.graph.nodes.length ?? 0).toLocaleString()} nodes`;
+
+export function MinimapCanvas() {
+  const controller = useController();
+  const flowStore = useStoreApi();
+  const flow = useReactFlow();
+  const nodesRef = useRef<HTMLCanvasElement>(null);
+  const viewRef = useRef<HTMLCanvasElement>(null);
+  const label = useGraphSelect(minimapLabel);
+  const pointer = useMemo(
+    () =>
+      createMinimapPointer(controller, flow, () => {
+        const { width, height } = flowStore.getState();
+        return [width, height];
+      }),
+    [controller, flow, flowStore],
+  );
+
+  useEffect(() => {
+    const nodesCanvas = nodesRef.current;
+    const viewCanvas = viewRef.current;
+    if (!nodesCanvas || !viewCanvas) return;
+    // Null where there is no 2D canvas (happy-dom): the minimap then draws nothing.
+    const nodesContext = nodesCanvas.getContext("2d");
+    const viewContext = viewCanvas.getContext("2d");
+    // What the nodes layer was drawn from: it is drawn again only when one of these changes.
+    let drawnFrom: readonly unknown[] = [];
+    const theme = watchPalette(nodesCanvas, () => {
+      drawnFrom = [];
+      schedule();
+    });
+    let frames = 0;
+    let nodeFrames = 0;
+    const redraw = createRedraw(() => {
+      const state = controller.stores.session.getState();
+      const model = controller.selectors.model(state);
+      const pixelRatio = sizeCanvas(nodesCanvas, MINIMAP_WIDTH, MINIMAP_HEIGHT);
+      sizeCanvas(viewCanvas, MINIMAP_WIDTH, MINIMAP_HEIGHT);
+      const frame = { width: MINIMAP_WIDTH, height: MINIMAP_HEIGHT, pixelRatio };
+      frames += 1;
+      viewCanvas.dataset.frames = String(frames);
+      if (!model) return;
+      const scene = overviewScene(model, state.direction);
+      const highlights = {
+        path: controller.selectors.pathSet(state),
+        shades: controller.stores.context.getState().shades,
+        selected: state.selectedId === null ? null : (model.graph.nodeOfEntry.get(state.selectedId) ?? null),
+      };
+      const from = [
+        scene,
+        highlights.path,
+        highlights.shades,
+        highlights.selected,
+        theme.palette(),
+        pixelRatio,
+      ];
+      if (from.some((value, i) => value !== drawnFrom[i])) {
+        drawnFrom = from;
+        nodeFrames += 1;
+        const drawn = nodesContext
+          ? drawMinimapNodes(nodesContext, scene, frame, highlights, theme.palette())
+          : 0;
+        // For tests and the curious: how often the nodes were drawn, and how many.
+        nodesCanvas.dataset.frames = String(nodeFrames);
+        nodesCanvas.dataset.drawnNodes = String(drawn);
+      }
+      const { transform, width, height } = flowStore.getState();
+      if (viewContext)
+        drawMinimapViewport(
+          viewContext,
+          scene,
+          frame,
+          {
+            viewport: { x: transform[0], y: transform[1], zoom: transform[2] },
+            flowWidth: width,
+            flowHeight: height,
+          },
+          theme.palette(),
+        );
+    });
+    const schedule = redraw.schedule;
+    // Zooming needs the wheel's default (page scroll, pinch) held back: React's wheel listeners are passive.
+    const onWheel = (event: WheelEvent) => {
+      event.preventDefault();
+      pointer.zoom(event.deltaY, event.deltaMode, flowStore.getState());
+    };
+    viewCanvas.addEventListener("wheel", onWheel, { passive: false });
+    const unsubscribe = onGraphChange(controller, flowStore, schedule);
+    schedule();
+    return () => {
+      redraw.dispose();
+      unsubscribe();
+      viewCanvas.removeEventListener("wheel", onWheel);
+      theme.dispose();
+    };
+  }, [controller, flowStore, pointer]);
+
+  const move = (event: ReactPointerEvent<HTMLCanvasElement>) => {
+    const box = event.currentTarget.getBoundingClientRect();
+    pointer.moveTo({ x: event.clientX, y: event.clientY }, { x: box.left, y: box.top });
+  };
+  return (
+    // role="img" makes the canvases presentational: the label is the whole of it for assistive technology.
+    <Panel
+      position="bottom-right"
+      className="graph-minimap"
+      role="img"
+      aria-label={label}
+      data-testid="graph-minimap"
+    >
+      <canvas ref={nodesRef} className="graph-minimap-nodes" />
+      <canvas
+        ref={viewRef}
+        className="graph-minimap-viewport"
+        onPointerDown={(event) => {
+          if (event.button !== 0) return;
+          // Held back so the press focuses nothing: the keys stay with the graph (or the search box).
+          event.preventDefault();
+          event.currentTarget.setPointerCapture?.(event.pointerId);
+          move(event);
+        }}
+        onPointerMove={(event) => {
+          if (event.buttons === 1 && event.currentTarget.hasPointerCapture?.(event.pointerId)) move(event);
+        }}
+        onMouseDown={(event) => event.preventDefault()}
+      />
+    </Panel>
+  );
+}
