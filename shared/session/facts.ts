@@ -94,6 +94,7 @@ function describeMessage(message: Record<string, unknown>, facts: EntryFacts): v
       let chars = 0;
       let text = "";
       let onlyToolCalls = Array.isArray(content) && content.length > 0;
+      let toolNames: string[] | null = null;
       if (Array.isArray(content)) {
         for (const block of content) {
           if (!isRecord(block)) continue;
@@ -106,13 +107,16 @@ function describeMessage(message: Record<string, unknown>, facts: EntryFacts): v
             onlyToolCalls = false;
           } else if (block.type === "toolCall") {
             const name = typeof block.name === "string" ? block.name : "?";
-            facts.toolNames.push(name);
+            // Arrays of exactly their size: most messages call one tool (a push onto [] reserves 17 slots).
+            if (toolNames === null) toolNames = [name];
+            else toolNames.push(name);
             chars += name.length + (JSON.stringify(block.arguments ?? null)?.length ?? 0);
           } else {
             onlyToolCalls = false;
           }
         }
       }
+      if (toolNames !== null) facts.toolNames = toolNames;
       facts.tokenEstimate = Math.ceil(chars / 4);
       facts.isError = message.stopReason === "error" || message.stopReason === "aborted";
       facts.toolCallsOnly = onlyToolCalls;
@@ -122,7 +126,7 @@ function describeMessage(message: Record<string, unknown>, facts: EntryFacts): v
       break;
     }
     case "toolResult":
-      if (typeof message.toolName === "string") facts.toolNames.push(message.toolName);
+      if (typeof message.toolName === "string") facts.toolNames = [message.toolName];
       facts.isError = message.isError === true;
       facts.preview = firstLine(textOf(content));
       facts.tokenEstimate = Math.ceil(contentChars(content) / 4);

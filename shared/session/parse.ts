@@ -40,7 +40,7 @@ export interface EntryRecord {
    * In `structure-with-facts` mode, the facts of a deferred entry whose line
    * was parsed whole (see `EAGER_LINE_MAX_BYTES`), so they need no second read.
    */
-  facts?: EntryFacts;
+  facts?: EntryFacts | undefined;
 }
 
 /**
@@ -202,6 +202,7 @@ export class SessionParser {
       byteLength: raw.bytes.length,
       piIndex: this.piIndex++,
       deferred: true,
+      facts: undefined,
     });
     return true;
   }
@@ -255,19 +256,21 @@ export class SessionParser {
       );
     }
     this.result.trailingNonEntryLine = null;
-    const record: EntryRecord = {
+    // Facts read only the type and the content fields; an entry without a string type is patched by the index.
+    const facts =
+      deferred && this.mode === "structure-with-facts" && typeof object.type === "string"
+        ? entryFacts(object as SessionEntry)
+        : undefined;
+    // Every record has the same fields from the start (one shape; `facts` added later would cost a property array each).
+    this.result.records.push({
       value: deferred ? stubOf(object) : object,
       line: lineNumber,
       offset: raw.offset,
       byteLength: raw.bytes.length,
       piIndex,
       deferred,
-    };
-    // Facts read only the type and the content fields; an entry without a string type is patched by the index.
-    if (deferred && this.mode === "structure-with-facts" && typeof object.type === "string") {
-      record.facts = entryFacts(object as SessionEntry);
-    }
-    this.result.records.push(record);
+      facts,
+    });
   }
 
   /** Structure mode keeps stubs only for version-3 files; legacy files are migrated whole. */

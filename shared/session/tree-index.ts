@@ -35,8 +35,8 @@ export interface TreeNode {
   parent: TreeNode | null;
   /** `entry` is a skim; the whole entry is read on demand (`SessionIndex.entryOfNode`). */
   readonly deferred: boolean;
-  /** Child ids in Pi's `/tree` order: by timestamp, file order on ties. */
-  readonly children: string[];
+  /** Child ids in Pi's `/tree` order: by timestamp, file order on ties (grown by `addChild`). */
+  children: string[];
   depth: number;
 }
 
@@ -370,6 +370,15 @@ function createNode(record: EntryRecord, entry: SessionEntry): TreeNode {
   };
 }
 
+/**
+ * Most nodes have one child: the first gets an array of exactly one, where a
+ * push onto an empty array would reserve room for 17 (100k nodes: ~15 MB).
+ */
+function addChild(parent: TreeNode, id: string): void {
+  if (parent.children.length === 0) parent.children = [id];
+  else parent.children.push(id);
+}
+
 /** Pi's rule: the latest session_info names the session; an empty name clears it. */
 function sessionNameOf(entry: SessionEntry & { type: "session_info" }): string | undefined {
   const name = entry.name;
@@ -537,7 +546,7 @@ function linkParents(
   const roots: string[] = [];
   for (const node of nodes.values()) {
     if (node.parent === null) roots.push(node.id);
-    else node.parent.children.push(node.id);
+    else addChild(node.parent, node.id);
   }
   // Every node reachable from a root gets its depth; those left over hang in or below a parent cycle.
   let reached = assignDepths(nodes, roots);
@@ -759,7 +768,7 @@ export function extendSessionIndex(
     node.parentId = parentId;
     node.parent = parent;
     node.depth = parent.depth + 1;
-    parent.children.push(node.id);
+    addChild(parent, node.id);
     orderChildren(index.nodes, parent);
   }
   const last = added[added.length - 1];
