@@ -72,6 +72,40 @@ function entriesOfType(index: SessionIndex, type: string, role?: string): string
     .map((treeNode) => treeNode.id);
 }
 
+/** The drawn entries marked as search matches. */
+function matchedIds(page: Page): Promise<string[]> {
+  return page
+    .locator(".entry-node.match")
+    .evaluateAll((nodes) =>
+      nodes.map((element) => element.closest(".react-flow__node")!.getAttribute("data-id")!),
+    );
+}
+
+/**
+ * What the search must find for one word, read from the file itself: the visible entries (`order`)
+ * whose entry holds the word anywhere, or whose label does; of a tool result, only what the renderer
+ * holds (its output is not searched). In the visible order.
+ */
+function expectedMatches(index: SessionIndex, word: string, order: readonly string[]): string[] {
+  const found = [...index.nodes.values()].filter((treeNode) => {
+    const entry = index.entryOfNode(treeNode) as unknown as Record<string, unknown>;
+    const message = entry.message as Record<string, unknown> | undefined;
+    const label = index.labels.get(treeNode.id)?.label ?? "";
+    if (label.toLowerCase().includes(word)) return true;
+    if (message?.role === "toolResult") {
+      // What the renderer holds of it: its kind, tool name and a one-line preview.
+      const facts = index.facts(treeNode.id)!;
+      return [treeNode.id, "message", "toolresult", ...facts.toolNames, facts.preview]
+        .join(" ")
+        .toLowerCase()
+        .includes(word);
+    }
+    return JSON.stringify(entry).toLowerCase().includes(word);
+  });
+  const ids = new Set(found.map((treeNode) => treeNode.id));
+  return order.filter((id) => ids.has(id));
+}
+
 async function openLogin(page: Page) {
   await openApp(page, serve.url);
   await openSession(page, LOGIN, leafOf(login));
@@ -258,13 +292,14 @@ test("search, keyboard navigation and filter cycling work as in Pi's /tree", asy
   await page.keyboard.type("csrf");
   const matches = page.locator(".entry-node.match");
   await expect(matches.first()).toBeVisible();
-  const matchIds = await matches.evaluateAll((nodes) =>
-    nodes.map((element) => element.closest(".react-flow__node")!.getAttribute("data-id")!),
-  );
-  for (const title of await matches.evaluateAll((nodes) => nodes.map((n) => n.getAttribute("title")))) {
-    expect(title?.toLowerCase()).toContain("csrf");
-  }
-  await expect(page.locator(".match-info")).toHaveText(`–/${matchIds.length}`);
+  // The full-text answer (session.search) may add matches: wait for it.
+  await expect(page.locator(".match-info")).toHaveAttribute("aria-busy", "false");
+  // Every match, by the app's count; those drawn are the expected ones (off-screen nodes are not drawn).
+  const matchIds = expectedMatches(login.index, "csrf", order);
+  await expect(page.locator(".match-info")).toHaveText(new RegExp(`^(–|\\d+)/${matchIds.length}$`));
+  const drawnMatches = await matchedIds(page);
+  expect(drawnMatches.length).toBeGreaterThan(0);
+  expect(drawnMatches.filter((id) => !matchIds.includes(id))).toEqual([]);
 
   // Enter jumps to the next match in the visible order and centres it.
   const start = order.indexOf((await cursorEntry())!);
@@ -391,6 +426,38 @@ test("chains expand on click and fold again; a branch folds and unfolds", async 
   await expect.poll(async () => (await graphStatus(page)).visible).toBe(all.visible);
   await fitAll(page);
   for (const id of below) await expect(node(page, id)).toBeVisible();
+});
+
+test("search finds a word anywhere in an entry: later lines, tool call arguments, as read from the file", async ({
+  page,
+}) => {
+  await openLogin(page);
+  await expandAllChains(page);
+  const order = expectedVisible(login.index, "default");
+  let cursor = leafOf(login);
+  for (const word of ["repeat-each", "src/pages/login.tsx"]) {
+    await searchBox(page).fill(word);
+    await expect(page.locator(".match-info")).toHaveAttribute("aria-busy", "false");
+    const expected = expectedMatches(login.index, word, order);
+    expect(expected.length, word).toBeGreaterThan(0);
+    await expect(page.locator(".match-info")).toHaveText(`–/${expected.length}`);
+    // Enter steps to each match in the visible order from the cursor on, drawn and marked.
+    const at = order.indexOf(cursor);
+    const after = (id: string) => order.indexOf(id) > at;
+    for (const id of [...expected.filter(after), ...expected.filter((id) => !after(id))]) {
+      await searchBox(page).press("Enter");
+      const drawn = node(page, id).locator(".entry-node");
+      await expect(drawn).toHaveAttribute("aria-current", "true");
+      await expect(drawn).toHaveClass(/\bmatch\b/);
+      cursor = id;
+    }
+    // Some match only by what a preview does not hold: the main process read the whole entries.
+    expect(
+      expected.some((id) => !login.index.facts(id)!.preview.toLowerCase().includes(word)),
+      word,
+    ).toBe(true);
+  }
+  await screenshot(page, "search-full-text");
 });
 
 test("the damaged file opens with its problems and line numbers; the window keeps working", async ({

@@ -372,6 +372,24 @@ export function runContractSuite(
       expect(detail).toEqual({ entry: wire(JSON.parse(line)), line: 3, problems: [] });
     });
 
+    it("session.search finds entries by their whole text and their label, every word, in the index's order", async () => {
+      const search = (query: string, limit?: number) =>
+        client.request("session.search", limit === undefined ? { query } : { query, limit });
+      expect(await search("right branch")).toEqual({
+        query: "right branch",
+        entryIds: [SAMPLE_IDS.u3, SAMPLE_IDS.c1],
+        truncated: false,
+      });
+      // A word of the label and a word of the text.
+      expect((await search("checkpoint LEFT")).entryIds).toEqual([SAMPLE_IDS.u2]);
+      expect(await search("branch", 1)).toEqual({
+        query: "branch",
+        entryIds: [SAMPLE_IDS.a1],
+        truncated: true,
+      });
+      expect((await search("   ")).entryIds).toEqual([]);
+    });
+
     it("session.setLabel appends a label: session.appended brings it as a delta, and the view shows it", async () => {
       const before = (await client.request("session.current", {}))!;
       const appended = nextEvent(client, "session.appended");
@@ -565,6 +583,8 @@ export function runContractSuite(
         "invalid-request",
       );
       await expectError(request("library.search", { query: "x", limit: 0 }), "invalid-request");
+      await expectError(request("session.search", { query: "x", limit: 0 }), "invalid-request");
+      await expectError(request("session.search", { query: "x", path: samplePath }), "invalid-request");
       await expectError(request("session.delete", {}), "invalid-request");
       await expectError(request("constructor", {}), "invalid-request");
       const error = await expectError(request("session.rename", { name: 7 }), "invalid-request");

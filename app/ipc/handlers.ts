@@ -30,6 +30,9 @@ import { LIVE_WINDOW_MS } from "../store/append.ts";
 import type { EventSink } from "./event-sink.ts";
 import { HandleRegistry } from "./handles.ts";
 import { contextView, entryDetail, TreeNodeViewCache } from "../../shared/ipc/views.ts";
+import { SESSION_SEARCH_MAX_LIMIT } from "../../shared/ipc/schemas.ts";
+import { EntrySearch } from "../../shared/session/entry-search.ts";
+import type { SessionIndex } from "../../shared/session/tree-index.ts";
 
 /** Supplies the bundled demo library, used when the real library has no sessions at all. */
 export type DemoSource = () => SessionLibrary | Promise<SessionLibrary>;
@@ -150,6 +153,17 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
   };
 
   // ---------------------------------------------------------------- sessions
+
+  /** One search per index: its texts are built on the first search and kept while the index grows by appends. */
+  const searches = new WeakMap<SessionIndex, EntrySearch>();
+  const searchOf = (index: SessionIndex): EntrySearch => {
+    let search = searches.get(index);
+    if (!search) {
+      search = new EntrySearch(index);
+      searches.set(index, search);
+    }
+    return search;
+  };
 
   const current = (): OpenSession => {
     const session = runtime.session;
@@ -359,6 +373,11 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
 
     async "session.entry"({ entryId }) {
       return entryDetail(current().index, entryId);
+    },
+
+    async "session.search"({ query, limit }) {
+      const found = searchOf(current().index).search(query, limit ?? SESSION_SEARCH_MAX_LIMIT);
+      return { query, ...found };
     },
 
     async "session.setLabel"({ targetId, label }) {

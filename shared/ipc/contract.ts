@@ -165,6 +165,15 @@ export interface EntryDetail {
   problems: Problem[];
 }
 
+/** What `session.search` found in the open session (see shared/session/entry-search.ts). */
+export interface SessionSearchResult {
+  /** The query as asked, so a late answer can be told from the current one. */
+  query: string;
+  entryIds: string[];
+  /** More entries matched than the limit let through. */
+  truncated: boolean;
+}
+
 export interface AppendResult {
   entryId: string;
   /** The file was modified within the last few seconds before the append. */
@@ -186,6 +195,7 @@ export interface ArborRequests {
   "session.current": { params: Record<string, never>; result: SessionView | null };
   "session.context": { params: { leafId: string | null; llm?: boolean }; result: ContextView };
   "session.entry": { params: { entryId: string }; result: EntryDetail };
+  "session.search": { params: { query: string; limit?: number }; result: SessionSearchResult };
   "session.setLabel": { params: { targetId: string; label: string | null }; result: AppendResult };
   "session.rename": { params: { name: string }; result: AppendResult };
   "session.fork": { params: { entryId: string; position: "before" | "at" }; result: SessionView };
@@ -277,6 +287,7 @@ export const REQUEST_NAMES: readonly RequestName[] = [
   "session.current",
   "session.context",
   "session.entry",
+  "session.search",
   "session.setLabel",
   "session.rename",
   "session.fork",

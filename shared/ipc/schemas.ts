@@ -10,6 +10,8 @@ import { ArborError, type RequestName, type RequestParams } from "./contract.ts"
 const ENTRY_ID = z.string().min(1).max(200);
 const HANDLE = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "not an id issued by Arbor");
 const NONE = z.strictObject({});
+/** The most ids one `session.search` answer carries (about 1 MB of them). */
+export const SESSION_SEARCH_MAX_LIMIT = 100_000;
 
 export const requestSchemas: { [N in RequestName]: z.ZodType<RequestParams<N>> } = {
   "app.info": NONE,
@@ -26,6 +28,10 @@ export const requestSchemas: { [N in RequestName]: z.ZodType<RequestParams<N>> }
     llm: z.boolean().optional(),
   }) as z.ZodType<RequestParams<"session.context">>,
   "session.entry": z.strictObject({ entryId: ENTRY_ID }),
+  "session.search": z.strictObject({
+    query: z.string().max(1000),
+    limit: z.number().int().min(1).max(SESSION_SEARCH_MAX_LIMIT).optional(),
+  }) as z.ZodType<RequestParams<"session.search">>,
   "session.setLabel": z.strictObject({
     targetId: ENTRY_ID,
     label: z.string().max(200).nullable(),

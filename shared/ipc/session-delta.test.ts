@@ -7,14 +7,10 @@
  */
 
 import { describe, expect, it } from "vitest";
-import { type ParseMode, SessionParser } from "../session/parse.ts";
+import type { ParseMode } from "../session/parse.ts";
 import { generateSession, Rng } from "../session/testing/generate-session.ts";
-import {
-  buildSessionIndex,
-  extendSessionIndex,
-  resumePoint,
-  type SessionIndex,
-} from "../session/tree-index.ts";
+import { readInPieces } from "../session/testing/read-in-pieces.ts";
+import type { SessionIndex } from "../session/tree-index.ts";
 import type { SessionDelta, SessionView } from "./contract.ts";
 import {
   applyListPatch,
@@ -45,23 +41,6 @@ function freshView(index: SessionIndex): SessionView {
 }
 
 /** A file read in pieces: after each piece, the index and what the follower would do with it. */
-function* readInPieces(bytes: Uint8Array, cuts: number[], mode: ParseMode) {
-  const readBody = (offset: number, length: number) => bytes.subarray(offset, offset + length);
-  const first = new SessionParser({ mode });
-  first.push(bytes.subarray(0, cuts[0]));
-  let index = buildSessionIndex(first.end(), readBody);
-  yield { index, rebuilt: true };
-  for (let k = 0; k < cuts.length; k++) {
-    const available = k + 1 < cuts.length ? cuts[k + 1]! : bytes.length;
-    const start = resumePoint(index);
-    const parser = new SessionParser({ mode, start });
-    parser.push(bytes.subarray(start.offset, available));
-    const result = extendSessionIndex(index, parser.end());
-    index = result.index;
-    yield result;
-  }
-}
-
 function randomCuts(rng: Rng, length: number, count: number): number[] {
   const cuts = new Set<number>();
   while (cuts.size < count) cuts.add(rng.int(1, length - 1));

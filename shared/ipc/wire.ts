@@ -590,6 +590,7 @@ const RESULT_CODECS: { [N in RequestName]: Codec<RequestResult<N>, WireResult<N>
   "session.current": viewOrNull,
   "session.context": plain,
   "session.entry": plain,
+  "session.search": plain,
   "session.setLabel": plain,
   "session.rename": plain,
   "session.fork": view,

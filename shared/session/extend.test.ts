@@ -6,31 +6,10 @@
 
 import { describe, expect, it } from "vitest";
 import { buildSessionContext, contextGraphOf } from "./context.ts";
-import { type ParseMode, parseSessionBytes, SessionParser } from "./parse.ts";
+import { parseSessionBytes, SessionParser } from "./parse.ts";
 import { generateSession, Rng } from "./testing/generate-session.ts";
+import { readAllPieces as readInPieces } from "./testing/read-in-pieces.ts";
 import { buildSessionIndex, extendSessionIndex, resumePoint, type SessionIndex } from "./tree-index.ts";
-
-function readInPieces(
-  bytes: Uint8Array,
-  cuts: number[],
-  mode: ParseMode,
-): { index: SessionIndex; rebuilds: number } {
-  const readBody = (offset: number, length: number) => bytes.subarray(offset, offset + length);
-  const first = new SessionParser({ mode });
-  first.push(bytes.subarray(0, cuts[0]));
-  let index = buildSessionIndex(first.end(), readBody);
-  let rebuilds = 0;
-  for (let k = 0; k < cuts.length; k++) {
-    const available = k + 1 < cuts.length ? cuts[k + 1]! : bytes.length;
-    const start = resumePoint(index);
-    const parser = new SessionParser({ mode, start });
-    parser.push(bytes.subarray(start.offset, available));
-    const result = extendSessionIndex(index, parser.end());
-    index = result.index;
-    if (result.rebuilt) rebuilds++;
-  }
-  return { index, rebuilds };
-}
 
 function snapshot(index: SessionIndex) {
   return {

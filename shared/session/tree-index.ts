@@ -88,6 +88,12 @@ export interface SessionIndex {
   entryOfNode(node: TreeNode): SessionEntry;
   /** The same for many nodes (a path): deferred bodies are read in long sequential reads. */
   entriesOfNodes(nodes: readonly TreeNode[]): SessionEntry[];
+  /**
+   * Visits each node's whole entry, reading deferred bodies in long sequential
+   * runs (in file order) without keeping them: for a pass over most of a
+   * session (a search), which would flush the body cache.
+   */
+  readEntries(nodes: readonly TreeNode[], visit: (node: TreeNode, entry: SessionEntry) => void): void;
   /** Role, preview, tool names and token estimate of an entry, computed once when first asked. */
   facts(id: string): EntryFacts | undefined;
   /** What the index was built from, kept so appended lines can be added (`extendSessionIndex`). */
@@ -208,6 +214,18 @@ export function buildSessionIndex(parsed: ParsedSession, readBody?: BodyReader):
     });
     return list.map((node) => loaded.get(node) ?? entryOfNode(node));
   };
+  const readEntries = (
+    list: readonly TreeNode[],
+    visit: (node: TreeNode, entry: SessionEntry) => void,
+  ): void => {
+    const unread: TreeNode[] = [];
+    for (const node of list) {
+      const body = node.deferred && readBody ? bodies.get(node) : node.entry;
+      if (body) visit(node, body);
+      else unread.push(node);
+    }
+    if (unread.length > 0) readInRuns(unread, readBody!, visit);
+  };
   const entry = (id: string): SessionEntry | undefined => {
     const node = nodes.get(id);
     return node ? entryOfNode(node) : undefined;
@@ -237,6 +255,7 @@ export function buildSessionIndex(parsed: ParsedSession, readBody?: BodyReader):
     entry,
     entryOfNode,
     entriesOfNodes,
+    readEntries,
     source,
     facts(id) {
       let facts = factsCache.get(id);

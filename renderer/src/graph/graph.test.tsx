@@ -6,7 +6,7 @@ import { chainId, cycleFilterMode, FILTER_MODES, visibleTree } from "../../../sh
 import { type Explorer, generatedSessions, renderExplorer } from "../testing/render-explorer.tsx";
 import { TEST_VIEWPORT } from "../testing/setup.ts";
 import { sessionViewOf } from "../testing/session-view.ts";
-import { assistant, conversation, sessionText, user } from "../testing/sessions.ts";
+import { assistant, conversation, type HandEntry, sessionText, user } from "../testing/sessions.ts";
 
 /** Every entry the graph shows, its own node or inside a chain node. */
 function shownEntries(explorer: Explorer): Set<string> {
@@ -176,6 +176,58 @@ describe("the session graph", () => {
     fireEvent.keyDown(search, { key: "Escape" });
     expect(explorer.controller.stores.session.getState().searchQuery).toBe("");
     await waitFor(() => expect(explorer.node("a1")).toBeNull());
+    explorer.unmount();
+  });
+
+  it("adds the main process's full-text matches: later lines, tool call arguments", async () => {
+    const caller: HandEntry = {
+      id: "a0",
+      message: {
+        role: "assistant",
+        content: [
+          { type: "text", text: "Reading it." },
+          { type: "toolCall", id: "t0", name: "read", arguments: { path: "src/hidden/yeti.ts" } },
+        ],
+        provider: "anthropic",
+        model: "claude-test",
+        stopReason: "error",
+        timestamp: 2,
+      },
+    };
+    const entries = [user("u0", "Fix it\nthe gremlin hides on line two"), caller, user("u1", "Next")];
+    const explorer = await renderExplorer([{ sessionId: "f", text: sessionText(entries) }], { open: "f" });
+    const search = screen.getByRole("searchbox", { name: "Search entries" });
+    const state = () => explorer.controller.stores.session.getState();
+    const isMatch = (id: string) => explorer.node(id)!.firstElementChild!.classList.contains("match");
+
+    fireEvent.change(search, { target: { value: "yeti" } });
+    // The previews hold no "yeti": nothing matches until the full-text answer, which is awaited visibly.
+    expect(state().searching).toBe(true);
+    expect(isMatch("a0")).toBe(false);
+    expect(document.querySelector(".match-info")!.getAttribute("aria-busy")).toBe("true");
+    await waitFor(() => expect(isMatch("a0")).toBe(true));
+    expect(state().searching).toBe(false);
+    expect(document.querySelector(".match-info")!.textContent).toBe("–/1");
+    expect(explorer.client.calls.filter((call) => call.name === "session.search")).toEqual([
+      { name: "session.search", params: { query: "yeti", limit: 100_000 } },
+    ]);
+
+    fireEvent.change(search, { target: { value: "gremlin two" } });
+    await waitFor(() => expect(isMatch("u0")).toBe(true));
+    expect(isMatch("a0")).toBe(false);
+
+    // A late answer for an older query is dropped: only the query asked last counts.
+    const searches = () => explorer.client.calls.filter((call) => call.name === "session.search").length;
+    const before = searches();
+    explorer.client.held.add("session.search");
+    fireEvent.change(search, { target: { value: "yeti" } });
+    await waitFor(() => expect(searches()).toBe(before + 1));
+    fireEvent.change(search, { target: { value: "next" } });
+    explorer.client.held.delete("session.search");
+    act(() => explorer.client.release());
+    await waitFor(() => expect(state().searching).toBe(false));
+    expect(isMatch("u1")).toBe(true);
+    expect(isMatch("a0")).toBe(false);
     explorer.unmount();
   });
 

@@ -43,10 +43,12 @@ function GraphToolbar() {
   const follow = useSession((s) => s.follow);
   const query = useSession((s) => s.searchQuery);
   const searchFilter = useSession((s) => s.searchFilter);
+  const searching = useSession((s) => s.searching);
   const matchInfo = useGraphSelect((model, state) => {
-    if (!model || model.matches.size === 0) return model && query ? "no matches" : "";
+    if (!model || model.matches.size === 0) return model && query && !state.searching ? "no matches" : "";
     const at = state.cursorId === null ? -1 : model.matchOrder.indexOf(state.cursorId);
-    return `${at < 0 ? "–" : at + 1}/${model.matchOrder.length}`;
+    const more = state.fullText?.query === query && state.fullText.truncated ? "+" : "";
+    return `${at < 0 ? "–" : at + 1}/${model.matchOrder.length}${more}`;
   });
   const expanded = useSession((s) => s.expandedChains.size > 0);
   return (
@@ -84,8 +86,14 @@ function GraphToolbar() {
           }
         }}
       />
-      <span className="match-info" aria-live="polite">
+      <span
+        className="match-info"
+        aria-live="polite"
+        aria-busy={searching}
+        title={searching ? "Searching the whole text…" : undefined}
+      >
         {matchInfo}
+        {searching ? <span className="searching" aria-hidden="true" /> : null}
       </span>
       <label className="checkbox">
         <input

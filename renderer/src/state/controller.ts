@@ -12,7 +12,7 @@ import { cycleFilterMode, type FilterMode, type LayoutDirection } from "../../..
 import { buildDeepLink, parseDeepLink } from "../api/deep-link.ts";
 import { contextAsJson, contextAsMarkdown } from "../preview/export.ts";
 import { contextShades } from "./context-shades.ts";
-import { createGraphSelectors, type GraphModel, type GraphSelectors } from "./graph-model.ts";
+import { createGraphSelectors, type GraphModel, type GraphSelectors, searchWords } from "./graph-model.ts";
 import { branchSegmentStart, isFoldable, nearestVisible, pageCursor, stepCursor } from "./navigation.ts";
 import {
   type ContextMode,
@@ -25,6 +25,10 @@ import {
 /** How long appended entries stay highlighted. */
 export const RECENT_HIGHLIGHT_MS = 4000;
 const SEARCH_DEBOUNCE_MS = 250;
+/** Typing pauses this long before the main process searches the whole text. */
+const FULL_TEXT_DEBOUNCE_MS = 150;
+/** Matches one full-text answer carries at most (a word in every entry of a 100k session: all of them). */
+const FULL_TEXT_LIMIT = 100_000;
 const PAGE_SIZE = 10;
 
 export interface ControllerOptions {
@@ -101,6 +105,8 @@ export function createController(
   let noticeSerial = 0;
   let centreSerial = 0;
   let searchTimer: ReturnType<typeof setTimeout> | null = null;
+  let fullTextTimer: ReturnType<typeof setTimeout> | null = null;
+  let fullTextSerial = 0;
   /** The open asked for last: its `session.switched` comes before its answer, which brings the view. */
   let pendingOpen: { sessionId: string; leafId: string | null } | null = null;
 
@@ -291,6 +297,43 @@ export function createController(
   function setSearchQuery(query: string) {
     session.setState({ searchQuery: query });
     if (session.getState().searchFilter) settleCursor();
+  }
+
+  /**
+   * Asks the main process for the entries whose whole text matches the query
+   * (the graph matches previews at once; this adds the rest when it comes).
+   */
+  function scheduleFullText() {
+    if (fullTextTimer !== null) {
+      clearTimeout(fullTextTimer);
+      timers.delete(fullTextTimer);
+      fullTextTimer = null;
+    }
+    const serial = ++fullTextSerial;
+    const { searchQuery: query, view } = session.getState();
+    if (view === null || searchWords(query).length === 0) {
+      session.setState({ fullText: null, searching: false });
+      return;
+    }
+    session.setState({ searching: true });
+    fullTextTimer = later(FULL_TEXT_DEBOUNCE_MS, () => {
+      fullTextTimer = null;
+      client.request("session.search", { query, limit: FULL_TEXT_LIMIT }).then(
+        (found) => {
+          if (serial !== fullTextSerial || disposed) return;
+          session.setState({
+            fullText: { query: found.query, ids: new Set(found.entryIds), truncated: found.truncated },
+            searching: false,
+          });
+          if (session.getState().searchFilter) settleCursor();
+        },
+        (error: unknown) => {
+          if (serial !== fullTextSerial || disposed) return;
+          session.setState({ searching: false });
+          notify("error", `Full-text search failed: ${messageOf(error)}`);
+        },
+      );
+    });
   }
 
   function stepMatch(by: -1 | 1) {
@@ -567,6 +610,13 @@ export function createController(
       }),
       context.subscribe((state, previous) => {
         if (state.mode !== previous.mode) void loadContext();
+      }),
+      // The full-text matches follow the query, and the session as it grows.
+      session.subscribe((state, previous) => {
+        if (state.searchQuery !== previous.searchQuery) scheduleFullText();
+        else if (state.view !== previous.view && (state.searching || state.fullText !== null)) {
+          scheduleFullText();
+        }
       }),
     );
   }

@@ -17,8 +17,9 @@ import {
   type VisibleTree,
   visibleTree,
 } from "../../../shared/graph/index.ts";
+import { searchWords } from "../../../shared/session/entry-search.ts";
 import { nearestVisible } from "./navigation.ts";
-import type { SessionState } from "./stores.ts";
+import type { FullTextMatches, SessionState } from "./stores.ts";
 
 export interface GraphModel {
   view: SessionView;
@@ -26,7 +27,11 @@ export interface GraphModel {
   visible: VisibleTree;
   /** Index of each visible entry in `visible.order`. */
   position: ReadonlyMap<string, number>;
-  /** Entries matching the search query (all words), in any mode. */
+  /**
+   * Entries matching the search query (all words), in any mode: by what the
+   * renderer holds of them at once, and by their whole text once the main
+   * process's full-text search answers.
+   */
   matches: ReadonlySet<string>;
   /** Visible matches in the visible order: what Enter / Shift+Enter step through. */
   matchOrder: readonly string[];
@@ -61,9 +66,7 @@ export function searchableText(node: TreeNodeView): string {
     .toLowerCase();
 }
 
-export function searchWords(query: string): string[] {
-  return query.toLowerCase().split(/\s+/).filter(Boolean);
-}
+export { searchWords };
 
 export interface GraphSelectors {
   model(state: SessionState): GraphModel | null;
@@ -76,13 +79,23 @@ export function createGraphSelectors(): GraphSelectors {
   const texts = memoLast((view: SessionView) =>
     view.nodes.map((node) => [node.id, searchableText(node)] as const),
   );
-  const matches = memoLast((view: SessionView, query: string): ReadonlySet<string> => {
+  const previewMatches = memoLast((view: SessionView, query: string): ReadonlySet<string> => {
     const words = searchWords(query);
     const found = new Set<string>();
     if (words.length === 0) return found;
     for (const [id, text] of texts(view)) if (words.every((word) => text.includes(word))) found.add(id);
     return found;
   });
+  const matches = memoLast(
+    (view: SessionView, query: string, fullText: FullTextMatches | null): ReadonlySet<string> => {
+      const found = previewMatches(view, query);
+      if (fullText === null || fullText.query !== query || fullText.ids.size === 0) return found;
+      const byId = nodesById(view);
+      const all = new Set(found);
+      for (const id of fullText.ids) if (byId.has(id)) all.add(id);
+      return all;
+    },
+  );
   const visible = memoLast(
     (
       view: SessionView,
@@ -159,7 +172,7 @@ export function createGraphSelectors(): GraphSelectors {
     model(state) {
       const view = state.view;
       if (!view) return null;
-      const found = matches(view, state.searchQuery);
+      const found = matches(view, state.searchQuery, state.fullText);
       const onlyMatches = state.searchFilter && searchWords(state.searchQuery).length > 0 ? found : null;
       const tree = visible(view, state.filterMode, state.folded, onlyMatches);
       const graph = folded(tree, view, found, state.folded, state.expandedChains);

@@ -68,12 +68,27 @@ export interface SessionState {
   /** Keep the file's leaf selected and in view as entries are appended. */
   follow: boolean;
   searchQuery: string;
+  /**
+   * What the main process's full-text search (`session.search`) found for a
+   * query: entries whose whole text matches where the preview the renderer
+   * holds does not. Counts for the query it was asked for only.
+   */
+  fullText: FullTextMatches | null;
+  /** A full-text search for the current query is on its way. */
+  searching: boolean;
   /** Show only matching entries (Pi's /tree search) instead of highlighting them. */
   searchFilter: boolean;
   /** Ask the graph to centre an entry: a new serial each time. */
   centreRequest: { entryId: string; serial: number } | null;
   fitRequest: number;
   labelEditor: LabelEditor | null;
+}
+
+export interface FullTextMatches {
+  query: string;
+  ids: ReadonlySet<string>;
+  /** More entries matched than one answer carries. */
+  truncated: boolean;
 }
 
 export const initialSessionState: SessionState = {
@@ -89,6 +104,8 @@ export const initialSessionState: SessionState = {
   direction: "LR",
   follow: true,
   searchQuery: "",
+  fullText: null,
+  searching: false,
   searchFilter: false,
   centreRequest: null,
   fitRequest: 0,

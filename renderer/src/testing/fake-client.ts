@@ -26,6 +26,7 @@ import {
 } from "../../../shared/ipc/contract.ts";
 import { diffSessionViews } from "../../../shared/ipc/session-delta.ts";
 import { decodeEvent, decodeResult, encodeEvent, encodeResult } from "../../../shared/ipc/wire.ts";
+import { EntrySearch } from "../../../shared/session/entry-search.ts";
 import { firstLine, readSession, type SessionIndex, textOf } from "../../../shared/session/index.ts";
 import { contextViewOf, sessionViewOf } from "./session-view.ts";
 
@@ -244,6 +245,14 @@ export function createFakeClient(inputs: FakeSessionInput[], options: FakeClient
           throw new ArborError("not-found", `No entry "${leafId}" in this session.`);
         }
         return contextViewOf(s.index, leafId, p.llm === true) as RequestResult<N>;
+      }
+      case "session.search": {
+        const query = String(p.query);
+        const found = new EntrySearch(current().index).search(
+          query,
+          typeof p.limit === "number" ? p.limit : 1000,
+        );
+        return { query, ...found } as RequestResult<N>;
       }
       case "session.entry": {
         const s = current();

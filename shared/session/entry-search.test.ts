@@ -1,0 +1,168 @@
+import { describe, expect, it } from "vitest";
+import { EntrySearch, entrySearchText, searchWords } from "./entry-search.ts";
+import { type ParseMode, parseSessionBytes } from "./parse.ts";
+import { generateSession, Rng } from "./testing/generate-session.ts";
+import { readInPieces } from "./testing/read-in-pieces.ts";
+import { buildSessionIndex, type SessionIndex } from "./tree-index.ts";
+
+const T = (n: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString();
+
+/** One entry of each searchable kind, with words that appear nowhere else. */
+const LINES: Record<string, unknown>[] = [
+  { type: "session", version: 3, id: "s", timestamp: T(0), cwd: "/w" },
+  message("u1", null, 1, { role: "user", content: "Plan the work\nthen mention zebra on line two" }),
+  message("a1", "u1", 2, {
+    role: "assistant",
+    content: [
+      { type: "thinking", thinking: "pondering quokka" },
+      { type: "text", text: "Reading it." },
+      { type: "toolCall", id: "c1", name: "read", arguments: { path: "src/deep/widget.ts", limit: 40 } },
+    ],
+    stopReason: "toolUse",
+  }),
+  message("r1", "a1", 3, {
+    role: "toolResult",
+    toolCallId: "c1",
+    toolName: "read",
+    content: [{ type: "text", text: "SECRETOUTPUT of the file" }],
+    isError: false,
+  }),
+  message("b1", "r1", 4, {
+    role: "bashExecution",
+    command: "npm run lint -- --fix",
+    output: "hiddenbashoutput",
+    exitCode: 0,
+  }),
+  {
+    type: "compaction",
+    id: "c2",
+    parentId: "b1",
+    timestamp: T(5),
+    summary: "## Goal\nsecond line mentions walrus",
+    firstKeptEntryId: "u1",
+    tokensBefore: 10,
+  },
+  {
+    type: "custom_message",
+    id: "m1",
+    parentId: "c2",
+    timestamp: T(6),
+    customType: "note",
+    content: "otter note",
+    display: true,
+  },
+  {
+    type: "model_change",
+    id: "mc",
+    parentId: "m1",
+    timestamp: T(7),
+    provider: "anthropic",
+    modelId: "claude-opus-9",
+  },
+  message("u2", "mc", 8, { role: "user", content: "Take the left branch" }),
+  { type: "label", id: "l1", parentId: "u2", timestamp: T(9), targetId: "u2", label: "Checkpoint" },
+];
+
+function message(id: string, parentId: string | null, n: number, body: Record<string, unknown>) {
+  return { type: "message", id, parentId, timestamp: T(n), message: { ...body, timestamp: n } };
+}
+
+const TEXT = LINES.map((line) => `${JSON.stringify(line)}\n`).join("");
+const BYTES = new TextEncoder().encode(TEXT);
+
+function indexOf(bytes: Uint8Array, mode: ParseMode): SessionIndex {
+  return buildSessionIndex(parseSessionBytes(bytes, { mode }), (offset, length) =>
+    bytes.subarray(offset, offset + length),
+  );
+}
+
+const find = (index: SessionIndex, query: string, limit = 1000) =>
+  new EntrySearch(index).search(query, limit);
+
+describe("EntrySearch", () => {
+  for (const mode of ["full", "structure", "structure-with-facts"] as const) {
+    it(`finds every searchable field, whole, and nothing in tool output (${mode})`, () => {
+      const index = indexOf(BYTES, mode);
+      const ids = (query: string) => find(index, query).entryIds;
+      expect(ids("zebra")).toEqual(["u1"]); // text past the first line
+      expect(ids("quokka")).toEqual(["a1"]); // thinking
+      expect(ids("deep/widget")).toEqual(["a1"]); // a tool call's arguments
+      expect(ids("limit 40")).toEqual(["a1"]);
+      expect(ids("secretoutput")).toEqual([]); // tool output is not searched...
+      expect(ids("read")).toEqual(["a1", "r1"]); // ...its tool name is, as is the call's
+      expect(ids("--fix")).toEqual(["b1"]); // a bash command
+      expect(ids("hiddenbashoutput")).toEqual([]);
+      expect(ids("walrus")).toEqual(["c2"]); // a summary, whole
+      expect(ids("otter note")).toEqual(["m1"]);
+      expect(ids("claude-opus-9")).toEqual(["mc"]);
+      expect(ids("compaction")).toEqual(["c2"]); // the entry type
+      // Every word must match, each anywhere in the entry or its label, in any case.
+      expect(ids("CHECKPOINT left")).toEqual(["u2"]);
+      expect(ids("checkpoint right")).toEqual([]);
+      expect(ids("   ")).toEqual([]);
+    });
+  }
+
+  it("stops at the limit and says so", () => {
+    const index = indexOf(BYTES, "full");
+    expect(find(index, "the", 1)).toEqual({ entryIds: ["u1"], truncated: true });
+    const all = find(index, "the").entryIds;
+    expect(find(index, "the", all.length)).toEqual({ entryIds: all, truncated: false });
+  });
+
+  it("reads a structure-first index's bodies once, in one run for a small file", () => {
+    let reads = 0;
+    const index = buildSessionIndex(parseSessionBytes(BYTES, { mode: "structure" }), (offset, length) => {
+      reads++;
+      return BYTES.subarray(offset, offset + length);
+    });
+    // Facts are read first, once (the search needs each entry's kind).
+    index.facts("u1");
+    reads = 0;
+    const search = new EntrySearch(index);
+    expect(search.search("zebra", 10).entryIds).toEqual(["u1"]);
+    expect(reads).toBe(1);
+    reads = 0;
+    expect(search.search("walrus", 10).entryIds).toEqual(["c2"]);
+    expect(reads).toBe(0);
+  });
+
+  it("matches a fresh search after every append, a replaced entry and a new label included", () => {
+    for (let seed = 1; seed <= 25; seed++) {
+      const generated = generateSession({ seed, damage: seed % 4 === 0 });
+      const bytes = new TextEncoder().encode(generated.text);
+      const rng = new Rng(seed * 31);
+      const cuts = [...new Set(Array.from({ length: 4 }, () => rng.int(1, bytes.length - 1)))].sort(
+        (a, b) => a - b,
+      );
+      const words = [...new Set(searchWords(generated.text.replace(/[^A-Za-z ]+/g, " ")))].filter(
+        (word) => word.length > 3,
+      );
+      const queries = Array.from({ length: 6 }, () => `${rng.pick(words)} ${rng.pick(words).slice(1, 4)}`);
+      const mode: ParseMode = seed % 2 === 0 ? "structure-with-facts" : "full";
+      let search: EntrySearch | null = null;
+      for (const { index, rebuilt } of readInPieces(bytes, cuts, mode)) {
+        if (rebuilt || search === null) search = new EntrySearch(index);
+        for (const query of queries) {
+          expect(search.search(query, 10_000), `seed ${seed}, "${query}"`).toEqual(
+            new EntrySearch(index).search(query, 10_000),
+          );
+        }
+      }
+      // And the last one is the search of a whole read of the file.
+      const whole = indexOf(bytes, "full");
+      for (const query of queries) {
+        expect(search!.search(query, 10_000).entryIds).toEqual(find(whole, query, 10_000).entryIds);
+      }
+    }
+  });
+});
+
+describe("entrySearchText", () => {
+  it("is lowercase and leaves the label out (labels are matched apart)", () => {
+    const index = indexOf(BYTES, "full");
+    const text = entrySearchText(index.entry("u2")!, index.facts("u2"));
+    expect(text).toContain("take the left branch");
+    expect(text).not.toContain("checkpoint");
+  });
+});

@@ -1,0 +1,137 @@
+/**
+ * Full-text search of one session's entries, for the explorer's search box:
+ * every word of the query must occur (case-insensitively, anywhere) in what
+ * the entry says: its label, type and role, all of its text, the names and
+ * arguments of the tools it calls, a bash command, a summary, a custom
+ * message. Tool results' output is left out (it is the bulk of a session's
+ * bytes, and Pi's `/tree` search skips it too); their tool name counts.
+ *
+ * The renderer matches what it holds (a preview of each entry) at once;
+ * this finds the rest. Texts are built on the first search, reading the
+ * bodies in long sequential runs without keeping them, and then only for
+ * entries added since.
+ */
+
+import type { EntryFacts } from "./facts.ts";
+import { isRecord } from "./facts.ts";
+import type { SessionIndex, TreeNode } from "./tree-index.ts";
+import type { SessionEntry } from "./types.ts";
+
+/** The words of a query, lowercased; an entry matches when it holds every one. */
+export function searchWords(query: string): string[] {
+  return query.toLowerCase().split(/\s+/).filter(Boolean);
+}
+
+export interface EntrySearchResult {
+  /** Matching entry ids in file order (of their winning line). */
+  entryIds: string[];
+  /** More entries matched than the limit let through. */
+  truncated: boolean;
+}
+
+/** An entry's searchable text, lowercased, without its label (labels change by appends; they are matched apart). */
+export function entrySearchText(entry: SessionEntry, facts: EntryFacts | undefined): string {
+  const parts: string[] = [entry.id, String(entry.type)];
+  if (facts) parts.push(facts.kind, ...facts.toolNames);
+  switch (entry.type) {
+    case "message": {
+      const message: unknown = entry.message;
+      if (!isRecord(message)) break;
+      if (typeof message.role === "string") parts.push(message.role);
+      if (message.role === "toolResult") break;
+      collectText(message.content, parts);
+      if (Array.isArray(message.content)) {
+        for (const block of message.content) {
+          if (isRecord(block) && block.type === "toolCall") collectStrings(block.arguments, parts, 0);
+        }
+      }
+      for (const key of ["command", "summary", "errorMessage"] as const) {
+        if (typeof message[key] === "string") parts.push(message[key]);
+      }
+      break;
+    }
+    case "custom_message":
+      parts.push(String(entry.customType));
+      collectText(entry.content, parts);
+      break;
+    case "compaction":
+    case "branch_summary":
+      if (typeof entry.summary === "string") parts.push(entry.summary);
+      break;
+    default:
+      // Settings and extension entries: their preview (a model, a level, a name) is in the facts.
+      if (facts) parts.push(facts.preview);
+      break;
+  }
+  return parts.join("\n").toLowerCase();
+}
+
+/** Strings deep in a tool call's arguments, bounded so a huge argument cannot blow the stack. */
+function collectStrings(value: unknown, into: string[], depth: number): void {
+  if (depth > 20) return;
+  if (typeof value === "string") into.push(value);
+  else if (typeof value === "number" || typeof value === "boolean") into.push(String(value));
+  else if (Array.isArray(value)) for (const item of value) collectStrings(item, into, depth + 1);
+  else if (isRecord(value)) {
+    for (const key in value) {
+      into.push(key);
+      collectStrings(value[key], into, depth + 1);
+    }
+  }
+}
+
+/** The text and thinking blocks of string or block content. */
+function collectText(content: unknown, into: string[]): void {
+  if (typeof content === "string") {
+    into.push(content);
+    return;
+  }
+  if (!Array.isArray(content)) return;
+  for (const block of content) {
+    if (!isRecord(block)) continue;
+    if (block.type === "text" && typeof block.text === "string") into.push(block.text);
+    else if (block.type === "thinking" && typeof block.thinking === "string") into.push(block.thinking);
+  }
+}
+
+/**
+ * The search of one index. An index extended in place (appends) keeps the
+ * texts built so far; a node replaced by a later line with its id gets its
+ * text again.
+ */
+export class EntrySearch {
+  private readonly texts = new Map<string, { node: TreeNode; text: string }>();
+
+  constructor(readonly index: SessionIndex) {}
+
+  search(query: string, limit: number): EntrySearchResult {
+    const words = searchWords(query);
+    if (words.length === 0) return { entryIds: [], truncated: false };
+    this.catchUp();
+    const entryIds: string[] = [];
+    for (const node of this.index.nodes.values()) {
+      const text = this.texts.get(node.id)!.text;
+      const label = this.index.labels.get(node.id)?.label.toLowerCase() ?? "";
+      if (!words.every((word) => text.includes(word) || label.includes(word))) continue;
+      if (entryIds.length === limit) return { entryIds, truncated: true };
+      entryIds.push(node.id);
+    }
+    return { entryIds, truncated: false };
+  }
+
+  /** Builds the texts of nodes that have none yet, or a stale one. */
+  private catchUp(): void {
+    const missing: TreeNode[] = [];
+    for (const node of this.index.nodes.values()) {
+      if (this.texts.get(node.id)?.node === node) continue;
+      // A tool result's body holds nothing searchable: no need to read it.
+      if (this.index.facts(node.id)?.kind === "toolResult") this.remember(node, node.entry);
+      else missing.push(node);
+    }
+    this.index.readEntries(missing, (node, entry) => this.remember(node, entry));
+  }
+
+  private remember(node: TreeNode, entry: SessionEntry): void {
+    this.texts.set(node.id, { node, text: entrySearchText(entry, this.index.facts(node.id)) });
+  }
+}
