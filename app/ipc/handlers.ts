@@ -376,7 +376,10 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
     },
 
     async "session.search"({ query, limit }) {
-      const found = searchOf(current().index).search(query, limit ?? SESSION_SEARCH_MAX_LIMIT);
+      // The first search of a large session reads most of its file: other requests are answered between reads.
+      const found = await searchOf(current().index).search(query, limit ?? SESSION_SEARCH_MAX_LIMIT, () =>
+        new Promise((resolvePause) => setImmediate(resolvePause)),
+      );
       return { query, ...found };
     },
 

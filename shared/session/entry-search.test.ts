@@ -81,36 +81,36 @@ const find = (index: SessionIndex, query: string, limit = 1000) =>
 
 describe("EntrySearch", () => {
   for (const mode of ["full", "structure", "structure-with-facts"] as const) {
-    it(`finds every searchable field, whole, and nothing in tool output (${mode})`, () => {
+    it(`finds every searchable field, whole, and nothing in tool output (${mode})`, async () => {
       const index = indexOf(BYTES, mode);
-      const ids = (query: string) => find(index, query).entryIds;
-      expect(ids("zebra")).toEqual(["u1"]); // text past the first line
-      expect(ids("quokka")).toEqual(["a1"]); // thinking
-      expect(ids("deep/widget")).toEqual(["a1"]); // a tool call's arguments
-      expect(ids("limit 40")).toEqual(["a1"]);
-      expect(ids("secretoutput")).toEqual([]); // tool output is not searched...
-      expect(ids("read")).toEqual(["a1", "r1"]); // ...its tool name is, as is the call's
-      expect(ids("--fix")).toEqual(["b1"]); // a bash command
-      expect(ids("hiddenbashoutput")).toEqual([]);
-      expect(ids("walrus")).toEqual(["c2"]); // a summary, whole
-      expect(ids("otter note")).toEqual(["m1"]);
-      expect(ids("claude-opus-9")).toEqual(["mc"]);
-      expect(ids("compaction")).toEqual(["c2"]); // the entry type
+      const ids = async (query: string) => (await find(index, query)).entryIds;
+      expect(await ids("zebra")).toEqual(["u1"]); // text past the first line
+      expect(await ids("quokka")).toEqual(["a1"]); // thinking
+      expect(await ids("deep/widget")).toEqual(["a1"]); // a tool call's arguments
+      expect(await ids("limit 40")).toEqual(["a1"]);
+      expect(await ids("secretoutput")).toEqual([]); // tool output is not searched...
+      expect(await ids("read")).toEqual(["a1", "r1"]); // ...its tool name is, as is the call's
+      expect(await ids("--fix")).toEqual(["b1"]); // a bash command
+      expect(await ids("hiddenbashoutput")).toEqual([]);
+      expect(await ids("walrus")).toEqual(["c2"]); // a summary, whole
+      expect(await ids("otter note")).toEqual(["m1"]);
+      expect(await ids("claude-opus-9")).toEqual(["mc"]);
+      expect(await ids("compaction")).toEqual(["c2"]); // the entry type
       // Every word must match, each anywhere in the entry or its label, in any case.
-      expect(ids("CHECKPOINT left")).toEqual(["u2"]);
-      expect(ids("checkpoint right")).toEqual([]);
-      expect(ids("   ")).toEqual([]);
+      expect(await ids("CHECKPOINT left")).toEqual(["u2"]);
+      expect(await ids("checkpoint right")).toEqual([]);
+      expect(await ids("   ")).toEqual([]);
     });
   }
 
-  it("stops at the limit and says so", () => {
+  it("stops at the limit and says so", async () => {
     const index = indexOf(BYTES, "full");
-    expect(find(index, "the", 1)).toEqual({ entryIds: ["u1"], truncated: true });
-    const all = find(index, "the").entryIds;
-    expect(find(index, "the", all.length)).toEqual({ entryIds: all, truncated: false });
+    expect(await find(index, "the", 1)).toEqual({ entryIds: ["u1"], truncated: true });
+    const all = (await find(index, "the")).entryIds;
+    expect(await find(index, "the", all.length)).toEqual({ entryIds: all, truncated: false });
   });
 
-  it("reads a structure-first index's bodies once, in one run for a small file", () => {
+  it("reads a structure-first index's bodies once, in one run for a small file", async () => {
     let reads = 0;
     const index = buildSessionIndex(parseSessionBytes(BYTES, { mode: "structure" }), (offset, length) => {
       reads++;
@@ -120,14 +120,14 @@ describe("EntrySearch", () => {
     index.facts("u1");
     reads = 0;
     const search = new EntrySearch(index);
-    expect(search.search("zebra", 10).entryIds).toEqual(["u1"]);
+    expect((await search.search("zebra", 10)).entryIds).toEqual(["u1"]);
     expect(reads).toBe(1);
     reads = 0;
-    expect(search.search("walrus", 10).entryIds).toEqual(["c2"]);
+    expect((await search.search("walrus", 10)).entryIds).toEqual(["c2"]);
     expect(reads).toBe(0);
   });
 
-  it("matches a fresh search after every append, a replaced entry and a new label included", () => {
+  it("matches a fresh search after every append, new labels included", async () => {
     for (let seed = 1; seed <= 25; seed++) {
       const generated = generateSession({ seed, damage: seed % 4 === 0 });
       const bytes = new TextEncoder().encode(generated.text);
@@ -144,17 +144,67 @@ describe("EntrySearch", () => {
       for (const { index, rebuilt } of readInPieces(bytes, cuts, mode)) {
         if (rebuilt || search === null) search = new EntrySearch(index);
         for (const query of queries) {
-          expect(search.search(query, 10_000), `seed ${seed}, "${query}"`).toEqual(
-            new EntrySearch(index).search(query, 10_000),
+          expect(await search.search(query, 10_000), `seed ${seed}, "${query}"`).toEqual(
+            await new EntrySearch(index).search(query, 10_000),
           );
         }
       }
       // And the last one is the search of a whole read of the file.
       const whole = indexOf(bytes, "full");
       for (const query of queries) {
-        expect(search!.search(query, 10_000).entryIds).toEqual(find(whole, query, 10_000).entryIds);
+        expect((await search!.search(query, 10_000)).entryIds).toEqual(
+          (await find(whole, query, 10_000)).entryIds,
+        );
       }
     }
+  });
+});
+
+describe("EntrySearch's pauses", () => {
+  it("reads a large structure-first session in batches, pausing between them; appends meanwhile are found", async () => {
+    const lines = [JSON.stringify(LINES[0])];
+    let parentId: string | null = null;
+    for (let i = 0; i < 3000; i++) {
+      const id = `e${i}`;
+      lines.push(
+        JSON.stringify(
+          message(id, parentId, i, { role: "user", content: `entry ${i} ${"pad ".repeat(800)}` }),
+        ),
+      );
+      parentId = id;
+    }
+    const head = `${lines.join("\n")}\n`;
+    const tail = `${JSON.stringify(message("late", parentId, 9999, { role: "user", content: "a late narwhal" }))}\n`;
+    const bytes = new TextEncoder().encode(head + tail);
+    const headBytes = new TextEncoder().encode(head).length;
+    const pieces = readInPieces(bytes, [headBytes], "structure-with-facts");
+    const first = pieces.next().value!.index;
+    expect(first.nodes.has("late")).toBe(false);
+    const search = new EntrySearch(first);
+    let pauses = 0;
+    const found = await search.search("narwhal", 10, async () => {
+      pauses++;
+      // Pi appends a line while the search pauses: the index grows in place.
+      if (pauses === 1) expect(pieces.next().value!.rebuilt).toBe(false);
+    });
+    // About 10 MB of bodies, read 4 MB at a time.
+    expect(pauses).toBeGreaterThanOrEqual(3);
+    expect(found.entryIds).toEqual(["late"]);
+    expect((await search.search("entry 2999", 10)).entryIds).toEqual(["e2999"]);
+  });
+
+  it("runs one catch-up for searches asked together", async () => {
+    let reads = 0;
+    const counted = buildSessionIndex(parseSessionBytes(BYTES, { mode: "structure" }), (offset, length) => {
+      reads++;
+      return BYTES.subarray(offset, offset + length);
+    });
+    counted.facts("u1");
+    reads = 0;
+    const search = new EntrySearch(counted);
+    const [a, b] = await Promise.all([search.search("zebra", 10), search.search("walrus", 10)]);
+    expect([a.entryIds, b.entryIds]).toEqual([["u1"], ["c2"]]);
+    expect(reads).toBe(1);
   });
 });
 

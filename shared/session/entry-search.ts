@@ -94,20 +94,36 @@ function collectText(content: unknown, into: string[]): void {
   }
 }
 
+/** Deferred bodies are read this many bytes at a time between pauses (see `EntrySearch.search`). */
+const BATCH_BYTES = 4 * 1024 * 1024;
+
 /**
  * The search of one index. An index extended in place (appends) keeps the
- * texts built so far; a node replaced by a later line with its id gets its
- * text again.
+ * texts built so far; a node object other than the one a text was built
+ * from gets its text again.
  */
 export class EntrySearch {
   private readonly texts = new Map<string, { node: TreeNode; text: string }>();
+  private catchingUp: Promise<void> | null = null;
 
   constructor(readonly index: SessionIndex) {}
 
-  search(query: string, limit: number): EntrySearchResult {
+  /**
+   * Every entry holding all the query's words, up to `limit`. The first
+   * search of a large session reads most of its file: `pause` is awaited
+   * between reads of a few MB, so that a caller serving other requests
+   * (the main process) can answer them meanwhile.
+   */
+  async search(query: string, limit: number, pause?: () => Promise<void>): Promise<EntrySearchResult> {
     const words = searchWords(query);
     if (words.length === 0) return { entryIds: [], truncated: false };
-    this.catchUp();
+    // Entries appended while a pause let other work run are caught up too.
+    while (this.hasMissing()) {
+      this.catchingUp ??= this.catchUp(pause).finally(() => {
+        this.catchingUp = null;
+      });
+      await this.catchingUp;
+    }
     const entryIds: string[] = [];
     for (const node of this.index.nodes.values()) {
       const text = this.texts.get(node.id)!.text;
@@ -119,16 +135,33 @@ export class EntrySearch {
     return { entryIds, truncated: false };
   }
 
-  /** Builds the texts of nodes that have none yet, or a stale one. */
-  private catchUp(): void {
-    const missing: TreeNode[] = [];
-    for (const node of this.index.nodes.values()) {
+  private hasMissing(): boolean {
+    for (const node of this.index.nodes.values()) if (this.texts.get(node.id)?.node !== node) return true;
+    return false;
+  }
+
+  /** Builds the texts of nodes that have none yet, or a stale one, a batch of bodies at a time. */
+  private async catchUp(pause: (() => Promise<void>) | undefined): Promise<void> {
+    let batch: TreeNode[] = [];
+    let batchBytes = 0;
+    const flush = async () => {
+      this.index.readEntries(batch, (node, entry) => this.remember(node, entry));
+      batch = [];
+      batchBytes = 0;
+      if (pause) await pause();
+    };
+    for (const node of [...this.index.nodes.values()]) {
       if (this.texts.get(node.id)?.node === node) continue;
-      // A tool result's body holds nothing searchable: no need to read it.
-      if (this.index.facts(node.id)?.kind === "toolResult") this.remember(node, node.entry);
-      else missing.push(node);
+      // Whole already, or a tool result, whose body holds nothing searchable: no need to read it.
+      if (!node.deferred || this.index.facts(node.id)?.kind === "toolResult") {
+        this.remember(node, node.entry);
+        continue;
+      }
+      batch.push(node);
+      batchBytes += node.byteLength;
+      if (batchBytes >= BATCH_BYTES) await flush();
     }
-    this.index.readEntries(missing, (node, entry) => this.remember(node, entry));
+    if (batch.length > 0) await flush();
   }
 
   private remember(node: TreeNode, entry: SessionEntry): void {

@@ -248,7 +248,7 @@ export function createFakeClient(inputs: FakeSessionInput[], options: FakeClient
       }
       case "session.search": {
         const query = String(p.query);
-        const found = new EntrySearch(current().index).search(
+        const found = await new EntrySearch(current().index).search(
           query,
           typeof p.limit === "number" ? p.limit : 1000,
         );
