@@ -14,6 +14,7 @@ import {
   type ArborHandlers,
   type LibraryListing as ContractListing,
   type ProjectGroup as ContractProjectGroup,
+  SESSION_SEARCH_MAX_LIMIT,
   type SessionDelta,
   type SessionListItem,
   type SessionView,
@@ -30,7 +31,6 @@ import { LIVE_WINDOW_MS } from "../store/append.ts";
 import type { EventSink } from "./event-sink.ts";
 import { HandleRegistry } from "./handles.ts";
 import { contextView, entryDetail, TreeNodeViewCache } from "../../shared/ipc/views.ts";
-import { SESSION_SEARCH_MAX_LIMIT } from "../../shared/ipc/schemas.ts";
 import { EntrySearch } from "../../shared/session/entry-search.ts";
 import type { SessionIndex } from "../../shared/session/tree-index.ts";
 
@@ -377,8 +377,10 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
 
     async "session.search"({ query, limit }) {
       // The first search of a large session reads most of its file: other requests are answered between reads.
-      const found = await searchOf(current().index).search(query, limit ?? SESSION_SEARCH_MAX_LIMIT, () =>
-        new Promise((resolvePause) => setImmediate(resolvePause)),
+      const found = await searchOf(current().index).search(
+        query,
+        limit ?? SESSION_SEARCH_MAX_LIMIT,
+        () => new Promise((resolvePause) => setImmediate(resolvePause)),
       );
       return { query, ...found };
     },

@@ -165,6 +165,9 @@ export interface EntryDetail {
   problems: Problem[];
 }
 
+/** The most ids one `session.search` answer carries (about 1 MB of them): every entry of a 100k session. */
+export const SESSION_SEARCH_MAX_LIMIT = 100_000;
+
 /** What `session.search` found in the open session (see shared/session/entry-search.ts). */
 export interface SessionSearchResult {
   /** The query as asked, so a late answer can be told from the current one. */

@@ -5,13 +5,11 @@
  */
 
 import { z } from "zod";
-import { ArborError, type RequestName, type RequestParams } from "./contract.ts";
+import { ArborError, type RequestName, type RequestParams, SESSION_SEARCH_MAX_LIMIT } from "./contract.ts";
 
 const ENTRY_ID = z.string().min(1).max(200);
 const HANDLE = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "not an id issued by Arbor");
 const NONE = z.strictObject({});
-/** The most ids one `session.search` answer carries (about 1 MB of them). */
-export const SESSION_SEARCH_MAX_LIMIT = 100_000;
 
 export const requestSchemas: { [N in RequestName]: z.ZodType<RequestParams<N>> } = {
   "app.info": NONE,

@@ -160,6 +160,20 @@ describe("EntrySearch", () => {
   });
 });
 
+/** `count` user entries e0, e1, ... of about 3.2 KB each, one chain. */
+function bigSession(count: number): Uint8Array {
+  const lines = [JSON.stringify(LINES[0])];
+  let parentId: string | null = null;
+  for (let i = 0; i < count; i++) {
+    const id = `e${i}`;
+    lines.push(
+      JSON.stringify(message(id, parentId, i, { role: "user", content: `entry ${i} ${"pad ".repeat(800)}` })),
+    );
+    parentId = id;
+  }
+  return new TextEncoder().encode(`${lines.join("\n")}\n`);
+}
+
 describe("EntrySearch's pauses", () => {
   it("reads a large structure-first session in batches, pausing between them; appends meanwhile are found", async () => {
     const lines = [JSON.stringify(LINES[0])];
@@ -187,24 +201,49 @@ describe("EntrySearch's pauses", () => {
       // Pi appends a line while the search pauses: the index grows in place.
       if (pauses === 1) expect(pieces.next().value!.rebuilt).toBe(false);
     });
-    // About 10 MB of bodies, read 4 MB at a time.
-    expect(pauses).toBeGreaterThanOrEqual(3);
+    // About 10 MB of bodies, read 4 MB at a time, with a pause between.
+    expect(pauses).toBeGreaterThanOrEqual(2);
     expect(found.entryIds).toEqual(["late"]);
     expect((await search.search("entry 2999", 10)).entryIds).toEqual(["e2999"]);
   });
 
-  it("runs one catch-up for searches asked together", async () => {
+  it("reads the file once for searches asked together, the second during the first's pause", async () => {
+    const bytes = bigSession(3000);
     let reads = 0;
-    const counted = buildSessionIndex(parseSessionBytes(BYTES, { mode: "structure" }), (offset, length) => {
-      reads++;
-      return BYTES.subarray(offset, offset + length);
-    });
-    counted.facts("u1");
+    const counted = () =>
+      buildSessionIndex(parseSessionBytes(bytes, { mode: "structure-with-facts" }), (offset, length) => {
+        reads++;
+        return bytes.subarray(offset, offset + length);
+      });
+    await new EntrySearch(counted()).search("entry", 10);
+    const readsOfOneSearch = reads;
     reads = 0;
-    const search = new EntrySearch(counted);
-    const [a, b] = await Promise.all([search.search("zebra", 10), search.search("walrus", 10)]);
-    expect([a.entryIds, b.entryIds]).toEqual([["u1"], ["c2"]]);
-    expect(reads).toBe(1);
+    const search = new EntrySearch(counted());
+    let resume: () => void = () => {};
+    let paused = 0;
+    const first = search.search("entry 2999", 10, () => {
+      paused++;
+      return new Promise<void>((resolve) => {
+        resume = resolve;
+      });
+    });
+    await Promise.resolve();
+    expect(paused).toBe(1);
+    const readsAtPause = reads;
+    // Asked during the first one's pause: it reads only what the first has not read yet.
+    const second = search.search("entry 1", 10);
+    for (let i = 0; i < 20 && paused > 0; i++) {
+      const before = paused;
+      resume();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (paused === before) break;
+    }
+    const [a, b] = await Promise.all([first, second]);
+    expect(a.entryIds).toEqual(["e2999"]);
+    expect(b.entryIds.length).toBeGreaterThan(0);
+    expect(readsAtPause).toBeGreaterThan(0);
+    // The file was read once: a second catch-up would have read it again.
+    expect(reads).toBe(readsOfOneSearch);
   });
 });
 

@@ -216,18 +216,60 @@ describe("the session graph", () => {
     await waitFor(() => expect(isMatch("u0")).toBe(true));
     expect(isMatch("a0")).toBe(false);
 
-    // A late answer for an older query is dropped: only the query asked last counts.
+    // A space or a capital asks nothing new, and the matches stay.
     const searches = () => explorer.client.calls.filter((call) => call.name === "session.search").length;
-    const before = searches();
+    fireEvent.change(search, { target: { value: "Gremlin  two " } });
+    expect(state().searching).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(searches()).toBe(2);
+    expect(isMatch("u0")).toBe(true);
+
+    // A late answer for an older query is dropped: only the words in the box count.
+    const shown: (string | undefined)[] = [];
+    const stop = explorer.controller.stores.session.subscribe((next) => shown.push(next.fullText?.query));
     explorer.client.held.add("session.search");
     fireEvent.change(search, { target: { value: "yeti" } });
-    await waitFor(() => expect(searches()).toBe(before + 1));
+    await waitFor(() => expect(searches()).toBe(3));
     fireEvent.change(search, { target: { value: "next" } });
-    explorer.client.held.delete("session.search");
+    await waitFor(() => expect(searches()).toBe(4));
+    expect(state().searching).toBe(true);
     act(() => explorer.client.release());
     await waitFor(() => expect(state().searching).toBe(false));
+    stop();
+    expect(shown).not.toContain("yeti");
+    expect(state().fullText?.query).toBe("next");
     expect(isMatch("u1")).toBe(true);
     expect(isMatch("a0")).toBe(false);
+    explorer.unmount();
+  });
+
+  it("asks the full-text matches again as the session grows, at most once a second", async () => {
+    const explorer = await renderExplorer([{ sessionId: "g", text: sessionText(conversation(3)) }], {
+      open: "g",
+    });
+    const search = screen.getByRole("searchbox", { name: "Search entries" });
+    const state = () => explorer.controller.stores.session.getState();
+    const searches = () => explorer.client.calls.filter((call) => call.name === "session.search").length;
+    fireEvent.change(search, { target: { value: "question" } });
+    await waitFor(() => expect(state().fullText?.ids.size).toBe(3));
+    expect(searches()).toBe(1);
+    // Two appends in a row: one more search, and the matches found meanwhile stay shown.
+    let first: string | undefined;
+    act(() => {
+      [first] = explorer.client.append("g", [
+        {
+          type: "message",
+          message: { role: "user", content: "Fix it\nA question on line two", timestamp: 9 },
+        },
+      ]);
+      explorer.client.append("g", [
+        { type: "message", message: { role: "user", content: "another question", timestamp: 10 } },
+      ]);
+    });
+    expect(state().fullText?.ids.size).toBe(3);
+    await waitFor(() => expect(state().fullText?.ids.size).toBe(5), { timeout: 3000 });
+    expect(state().fullText!.ids.has(first!)).toBe(true);
+    expect(searches()).toBe(2);
     explorer.unmount();
   });
 

@@ -13,7 +13,7 @@ import {
 } from "@xyflow/react";
 import { type ReactNode, useEffect, useMemo } from "react";
 import { DEFAULT_LAYOUT, FILTER_MODES, type FilterMode } from "../../../shared/graph/index.ts";
-import { NODE_HEIGHT, NODE_WIDTH } from "../state/graph-model.ts";
+import { NODE_HEIGHT, NODE_WIDTH, searchKey } from "../state/graph-model.ts";
 import { useController, useGraphModel, useGraphSelect, usePathSet, useSession } from "../state/hooks.tsx";
 import { type FlowNode, flowEdges, flowNodes } from "./flow-elements.ts";
 import { MinimapCanvas } from "./minimap-canvas.tsx";
@@ -47,7 +47,7 @@ function GraphToolbar() {
   const matchInfo = useGraphSelect((model, state) => {
     if (!model || model.matches.size === 0) return model && query && !state.searching ? "no matches" : "";
     const at = state.cursorId === null ? -1 : model.matchOrder.indexOf(state.cursorId);
-    const more = state.fullText?.query === query && state.fullText.truncated ? "+" : "";
+    const more = state.fullText?.query === searchKey(query) && state.fullText.truncated ? "+" : "";
     return `${at < 0 ? "–" : at + 1}/${model.matchOrder.length}${more}`;
   });
   const expanded = useSession((s) => s.expandedChains.size > 0);

@@ -6,13 +6,18 @@
  * was made (a slow context, a session opened twice) is dropped.
  */
 
-import type { ArborClient, ContextView, SessionView } from "../../../shared/ipc/contract.ts";
+import {
+  type ArborClient,
+  type ContextView,
+  SESSION_SEARCH_MAX_LIMIT,
+  type SessionView,
+} from "../../../shared/ipc/contract.ts";
 import { applySessionDelta } from "../../../shared/ipc/session-delta.ts";
 import { cycleFilterMode, type FilterMode, type LayoutDirection } from "../../../shared/graph/index.ts";
 import { buildDeepLink, parseDeepLink } from "../api/deep-link.ts";
 import { contextAsJson, contextAsMarkdown } from "../preview/export.ts";
 import { contextShades } from "./context-shades.ts";
-import { createGraphSelectors, type GraphModel, type GraphSelectors, searchWords } from "./graph-model.ts";
+import { createGraphSelectors, type GraphModel, type GraphSelectors, searchKey } from "./graph-model.ts";
 import { branchSegmentStart, isFoldable, nearestVisible, pageCursor, stepCursor } from "./navigation.ts";
 import {
   type ContextMode,
@@ -27,8 +32,8 @@ export const RECENT_HIGHLIGHT_MS = 4000;
 const SEARCH_DEBOUNCE_MS = 250;
 /** Typing pauses this long before the main process searches the whole text. */
 const FULL_TEXT_DEBOUNCE_MS = 150;
-/** Matches one full-text answer carries at most (a word in every entry of a 100k session: all of them). */
-const FULL_TEXT_LIMIT = 100_000;
+/** A growing session's full-text matches are asked again at most this often. */
+const FULL_TEXT_REFRESH_MS = 1000;
 const PAGE_SIZE = 10;
 
 export interface ControllerOptions {
@@ -106,7 +111,10 @@ export function createController(
   let centreSerial = 0;
   let searchTimer: ReturnType<typeof setTimeout> | null = null;
   let fullTextTimer: ReturnType<typeof setTimeout> | null = null;
-  let fullTextSerial = 0;
+  /** The words last asked for (`searchKey`), the requests made, and the newest whose answer is shown. */
+  let askedKey = "";
+  let fullTextRequests = 0;
+  let shownRequest = 0;
   /** The open asked for last: its `session.switched` comes before its answer, which brings the view. */
   let pendingOpen: { sessionId: string; leafId: string | null } | null = null;
 
@@ -302,38 +310,58 @@ export function createController(
   /**
    * Asks the main process for the entries whose whole text matches the query
    * (the graph matches previews at once; this adds the rest when it comes).
+   * Keyed by the query's words, so a space or a capital asks nothing new; an
+   * append asks again, at most every `FULL_TEXT_REFRESH_MS`, keeping what was
+   * found meanwhile. An answer counts if it is for the words in the box now
+   * and newer than the one shown.
    */
-  function scheduleFullText() {
-    if (fullTextTimer !== null) {
-      clearTimeout(fullTextTimer);
-      timers.delete(fullTextTimer);
-      fullTextTimer = null;
-    }
-    const serial = ++fullTextSerial;
-    const { searchQuery: query, view } = session.getState();
-    if (view === null || searchWords(query).length === 0) {
-      session.setState({ fullText: null, searching: false });
+  function scheduleFullText(why: "query" | "view") {
+    const { searchQuery, view, fullText, searching } = session.getState();
+    const key = searchKey(searchQuery);
+    if (view === null || key === "") {
+      cancelFullTextTimer();
+      askedKey = "";
+      if (fullText !== null || searching) session.setState({ fullText: null, searching: false });
       return;
     }
-    session.setState({ searching: true });
-    fullTextTimer = later(FULL_TEXT_DEBOUNCE_MS, () => {
-      fullTextTimer = null;
-      client.request("session.search", { query, limit: FULL_TEXT_LIMIT }).then(
-        (found) => {
-          if (serial !== fullTextSerial || disposed) return;
-          session.setState({
-            fullText: { query: found.query, ids: new Set(found.entryIds), truncated: found.truncated },
-            searching: false,
-          });
-          if (session.getState().searchFilter) settleCursor();
-        },
-        (error: unknown) => {
-          if (serial !== fullTextSerial || disposed) return;
-          session.setState({ searching: false });
-          notify("error", `Full-text search failed: ${messageOf(error)}`);
-        },
-      );
-    });
+    if (why === "query") {
+      if (key === askedKey) return;
+      askedKey = key;
+      cancelFullTextTimer();
+      session.setState({ searching: true });
+      fullTextTimer = later(FULL_TEXT_DEBOUNCE_MS, () => askFullText(key));
+    } else if (fullTextTimer === null) {
+      fullTextTimer = later(FULL_TEXT_REFRESH_MS, () => askFullText(key));
+    }
+  }
+
+  function cancelFullTextTimer() {
+    if (fullTextTimer === null) return;
+    clearTimeout(fullTextTimer);
+    timers.delete(fullTextTimer);
+    fullTextTimer = null;
+  }
+
+  function askFullText(key: string) {
+    fullTextTimer = null;
+    if (searchKey(session.getState().searchQuery) !== key) return;
+    const request = ++fullTextRequests;
+    client.request("session.search", { query: key, limit: SESSION_SEARCH_MAX_LIMIT }).then(
+      (found) => {
+        if (disposed || request < shownRequest || searchKey(session.getState().searchQuery) !== key) return;
+        shownRequest = request;
+        session.setState({
+          fullText: { query: key, ids: new Set(found.entryIds), truncated: found.truncated },
+          searching: false,
+        });
+        if (session.getState().searchFilter) settleCursor();
+      },
+      (error: unknown) => {
+        if (disposed || searchKey(session.getState().searchQuery) !== key) return;
+        session.setState({ searching: false });
+        notify("error", `Full-text search failed: ${messageOf(error)}`);
+      },
+    );
   }
 
   function stepMatch(by: -1 | 1) {
@@ -613,9 +641,14 @@ export function createController(
       }),
       // The full-text matches follow the query, and the session as it grows.
       session.subscribe((state, previous) => {
-        if (state.searchQuery !== previous.searchQuery) scheduleFullText();
-        else if (state.view !== previous.view && (state.searching || state.fullText !== null)) {
-          scheduleFullText();
+        if (state.view?.sessionId !== previous.view?.sessionId) askedKey = "";
+        if (
+          state.searchQuery !== previous.searchQuery ||
+          state.view?.sessionId !== previous.view?.sessionId
+        ) {
+          scheduleFullText("query");
+        } else if (state.view !== previous.view && state.fullText !== null) {
+          scheduleFullText("view");
         }
       }),
     );

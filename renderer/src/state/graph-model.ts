@@ -68,6 +68,11 @@ export function searchableText(node: TreeNodeView): string {
 
 export { searchWords };
 
+/** A query by its words: what the full-text matches are kept under (spaces and case do not count). */
+export function searchKey(query: string): string {
+  return searchWords(query).join(" ");
+}
+
 export interface GraphSelectors {
   model(state: SessionState): GraphModel | null;
   /** Root-to-selection ids, computed locally so the path lights up before the context arrives. */
@@ -89,7 +94,7 @@ export function createGraphSelectors(): GraphSelectors {
   const matches = memoLast(
     (view: SessionView, query: string, fullText: FullTextMatches | null): ReadonlySet<string> => {
       const found = previewMatches(view, query);
-      if (fullText === null || fullText.query !== query || fullText.ids.size === 0) return found;
+      if (fullText === null || fullText.query !== searchKey(query) || fullText.ids.size === 0) return found;
       const byId = nodesById(view);
       const all = new Set(found);
       for (const id of fullText.ids) if (byId.has(id)) all.add(id);

@@ -85,6 +85,7 @@ export interface SessionState {
 }
 
 export interface FullTextMatches {
+  /** The query's words, lowercased and joined by one space (`searchKey`). */
   query: string;
   ids: ReadonlySet<string>;
   /** More entries matched than one answer carries. */
