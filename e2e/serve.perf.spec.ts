@@ -182,13 +182,29 @@ async function selectAnother(page: Page, session: GeneratedSession) {
     await chain.click();
     await expect(node(page, chainId!)).toHaveCount(0);
   }
-  const other = await page
-    .locator(".react-flow__node-entry")
-    .evaluateAll(
-      (nodes, leafId) =>
-        nodes.map((element) => element.getAttribute("data-id")!).find((id) => id !== leafId) ?? null,
-      session.leafId,
+  // A drawn node whose centre is in the graph's pane: React Flow also draws nodes just off it, under the library.
+  const other = await page.locator(".react-flow__node-entry").evaluateAll((nodes, leafId) => {
+    interface Box {
+      left: number;
+      right: number;
+      top: number;
+      bottom: number;
+    }
+    const box = (element: unknown) => (element as { getBoundingClientRect(): Box }).getBoundingClientRect();
+    const inside = (element: (typeof nodes)[number]) => {
+      const pane = element.closest(".react-flow");
+      if (!pane) return false;
+      // Where a click lands: the node's centre.
+      const [a, b] = [box(element), box(pane)];
+      const [x, y] = [(a.left + a.right) / 2, (a.top + a.bottom) / 2];
+      return x > b.left && x < b.right && y > b.top && y < b.bottom;
+    };
+    return (
+      nodes
+        .find((element) => element.getAttribute("data-id") !== leafId && inside(element))
+        ?.getAttribute("data-id") ?? null
     );
+  }, session.leafId);
   expect(other).not.toBeNull();
   await page.evaluate(() => {
     const { PerformanceObserver } = globalThis as unknown as PageGlobals;
