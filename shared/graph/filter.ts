@@ -95,22 +95,31 @@ export function visibleTree(
   const parent = new Map<string, string | null>();
   const children = new Map<string, string[]>();
   const visibleRoots: string[] = [];
-  // Stack of [node id, nearest visible ancestor, inside a folded subtree].
-  const stack: [string, string | null, boolean][] = [];
+  // A stack of (node id, nearest visible ancestor, inside a folded subtree), in three arrays: no tuple per node.
+  const stackIds: string[] = [];
+  const stackAncestors: (string | null)[] = [];
+  const stackHidden: boolean[] = [];
+  const push = (id: string, ancestor: string | null, hidden: boolean) => {
+    stackIds.push(id);
+    stackAncestors.push(ancestor);
+    stackHidden.push(hidden);
+  };
   const pushChildren = (ids: readonly string[], ancestor: string | null, hidden: boolean) => {
     // Most nodes have one child: no ordering to do (and no arrays to allocate).
     if (ids.length === 1) {
-      stack.push([ids[0]!, ancestor, hidden]);
+      push(ids[0]!, ancestor, hidden);
       return;
     }
     const active = ids.filter((id) => onActivePath.has(id));
     const rest = ids.filter((id) => !onActivePath.has(id));
     const ordered = active.length > 0 ? [...active, ...rest] : ids;
-    for (let i = ordered.length - 1; i >= 0; i--) stack.push([ordered[i]!, ancestor, hidden]);
+    for (let i = ordered.length - 1; i >= 0; i--) push(ordered[i]!, ancestor, hidden);
   };
   pushChildren(roots, null, false);
-  while (stack.length > 0) {
-    const [id, ancestor, hidden] = stack.pop()!;
+  while (stackIds.length > 0) {
+    const id = stackIds.pop()!;
+    const ancestor = stackAncestors.pop() as string | null;
+    const hidden = stackHidden.pop() as boolean;
     const node = nodes.get(id);
     if (!node) continue;
     const visible = !hidden && passesFilter(node, mode, leafId) && (matches === null || matches.has(id));

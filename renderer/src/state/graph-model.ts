@@ -80,7 +80,12 @@ export interface GraphSelectors {
 }
 
 export function createGraphSelectors(): GraphSelectors {
-  const nodesById = memoLast((view: SessionView) => new Map(view.nodes.map((node) => [node.id, node])));
+  // Filled in loops, not from arrays of [key, value] pairs: 100k of those would be garbage at once.
+  const nodesById = memoLast((view: SessionView) => {
+    const byId = new Map<string, TreeNodeView>();
+    for (const node of view.nodes) byId.set(node.id, node);
+    return byId;
+  });
   const texts = memoLast((view: SessionView) =>
     view.nodes.map((node) => [node.id, searchableText(node)] as const),
   );
@@ -115,7 +120,11 @@ export function createGraphSelectors(): GraphSelectors {
         matches: onlyMatches,
       }),
   );
-  const position = memoLast((tree: VisibleTree) => new Map(tree.order.map((id, i) => [id, i])));
+  const position = memoLast((tree: VisibleTree) => {
+    const at = new Map<string, number>();
+    for (let i = 0; i < tree.order.length; i++) at.set(tree.order[i]!, i);
+    return at;
+  });
   const matchOrder = memoLast((tree: VisibleTree, found: ReadonlySet<string>) =>
     found.size === 0 ? [] : tree.order.filter((id) => found.has(id)),
   );
