@@ -25,8 +25,13 @@ export function searchWords(query: string): string[] {
   return query.toLowerCase().split(/\s+/).filter(Boolean);
 }
 
+/** A query by its words, joined by one space: two queries that differ in spaces or case have one key. */
+export function searchKey(query: string): string {
+  return searchWords(query).join(" ");
+}
+
 export interface EntrySearchResult {
-  /** Matching entry ids in file order (of their winning line). */
+  /** Matching entry ids, in the order the index holds its nodes (the first line of each id). */
   entryIds: string[];
   /** More entries matched than the limit let through. */
   truncated: boolean;

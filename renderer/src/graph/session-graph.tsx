@@ -13,7 +13,8 @@ import {
 } from "@xyflow/react";
 import { type ReactNode, useEffect, useMemo } from "react";
 import { DEFAULT_LAYOUT, FILTER_MODES, type FilterMode } from "../../../shared/graph/index.ts";
-import { NODE_HEIGHT, NODE_WIDTH, searchKey } from "../state/graph-model.ts";
+import { searchKey } from "../../../shared/session/entry-search.ts";
+import { NODE_HEIGHT, NODE_WIDTH } from "../state/graph-model.ts";
 import { useController, useGraphModel, useGraphSelect, usePathSet, useSession } from "../state/hooks.tsx";
 import { type FlowNode, flowEdges, flowNodes } from "./flow-elements.ts";
 import { MinimapCanvas } from "./minimap-canvas.tsx";

@@ -17,7 +17,8 @@ import { cycleFilterMode, type FilterMode, type LayoutDirection } from "../../..
 import { buildDeepLink, parseDeepLink } from "../api/deep-link.ts";
 import { contextAsJson, contextAsMarkdown } from "../preview/export.ts";
 import { contextShades } from "./context-shades.ts";
-import { createGraphSelectors, type GraphModel, type GraphSelectors, searchKey } from "./graph-model.ts";
+import { searchKey } from "../../../shared/session/entry-search.ts";
+import { createGraphSelectors, type GraphModel, type GraphSelectors } from "./graph-model.ts";
 import { branchSegmentStart, isFoldable, nearestVisible, pageCursor, stepCursor } from "./navigation.ts";
 import {
   type ContextMode,

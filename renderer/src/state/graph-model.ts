@@ -17,7 +17,7 @@ import {
   type VisibleTree,
   visibleTree,
 } from "../../../shared/graph/index.ts";
-import { searchWords } from "../../../shared/session/entry-search.ts";
+import { searchKey, searchWords } from "../../../shared/session/entry-search.ts";
 import { nearestVisible } from "./navigation.ts";
 import type { FullTextMatches, SessionState } from "./stores.ts";
 
@@ -64,13 +64,6 @@ export function searchableText(node: TreeNodeView): string {
   return [node.label ?? "", node.type, node.kind, node.role ?? "", ...node.toolNames, node.preview, node.id]
     .join(" ")
     .toLowerCase();
-}
-
-export { searchWords };
-
-/** A query by its words: what the full-text matches are kept under (spaces and case do not count). */
-export function searchKey(query: string): string {
-  return searchWords(query).join(" ");
 }
 
 export interface GraphSelectors {
