@@ -19,10 +19,10 @@ import { entryFacts, isRecord } from "../session/facts.ts";
 import type { SessionIndex, TreeNode } from "../session/tree-index.ts";
 import type { AgentMessage, SessionEntry } from "../session/types.ts";
 
-/** One node, small: facts from `index.facts(id)` (computed once per entry), no message body. */
+/** One node, small: facts from `index.factsOfNode` (computed once per entry), no message body. */
 export function treeNodeView(index: SessionIndex, node: TreeNode): TreeNodeView {
   const entry = node.entry;
-  const facts = index.facts(node.id);
+  const facts = index.factsOfNode(node);
   const timestamp: unknown = entry.timestamp;
   const tokensBefore: unknown = entry.type === "compaction" ? entry.tokensBefore : undefined;
   const targetId: unknown = entry.type === "context_edit" ? entry.targetId : undefined;
@@ -31,19 +31,19 @@ export function treeNodeView(index: SessionIndex, node: TreeNode): TreeNodeView 
     parentId: node.parentId,
     children: [...node.children],
     type: typeof entry.type === "string" ? entry.type : "unknown",
-    role: facts?.role ?? null,
-    kind: facts?.kind ?? entry.type,
-    preview: facts?.preview ?? "",
+    role: facts.role ?? null,
+    kind: facts.kind,
+    preview: facts.preview,
     label: index.labels.get(node.id)?.label ?? null,
     depth: node.depth,
     line: node.line,
     timestamp: typeof timestamp === "string" ? timestamp : "",
-    toolNames: facts ? [...facts.toolNames] : [],
-    tokenEstimate: facts?.tokenEstimate ?? 0,
-    isError: facts?.isError ?? false,
-    toolCallsOnly: facts?.toolCallsOnly ?? false,
-    hasText: facts?.hasText ?? false,
-    stopReason: facts?.stopReason ?? null,
+    toolNames: facts.toolNames.length === 0 ? [] : [...facts.toolNames],
+    tokenEstimate: facts.tokenEstimate,
+    isError: facts.isError,
+    toolCallsOnly: facts.toolCallsOnly,
+    hasText: facts.hasText,
+    stopReason: facts.stopReason,
     tokensBefore: typeof tokensBefore === "number" ? tokensBefore : null,
     targetId: typeof targetId === "string" ? targetId : null,
   };
@@ -51,13 +51,27 @@ export function treeNodeView(index: SessionIndex, node: TreeNode): TreeNodeView 
 
 /** Every node depth-first from the roots in order, children in Pi's order. */
 export function treeNodeViews(index: SessionIndex): TreeNodeView[] {
+  // Most children are the next entry in the file: found by position, without an id lookup.
+  const inFileOrder = [...index.nodes.values()];
+  const positionOfLine = new Int32Array(index.lineCount + 2);
+  for (let i = 0; i < inFileOrder.length; i++) {
+    const line = inFileOrder[i]!.line;
+    if (line >= 0 && line < positionOfLine.length) positionOfLine[line] = i;
+  }
+  const childOf = (node: TreeNode, childId: string): TreeNode => {
+    const at = node.line >= 0 && node.line < positionOfLine.length ? positionOfLine[node.line]! : -1;
+    const next = inFileOrder[at + 1];
+    return next !== undefined && inFileOrder[at] === node && next.id === childId
+      ? next
+      : index.nodes.get(childId)!;
+  };
   const views: TreeNodeView[] = [];
   const stack: TreeNode[] = [];
   for (let i = index.roots.length - 1; i >= 0; i--) stack.push(index.nodes.get(index.roots[i]!)!);
   while (stack.length > 0) {
     const node = stack.pop()!;
     views.push(treeNodeView(index, node));
-    for (let i = node.children.length - 1; i >= 0; i--) stack.push(index.nodes.get(node.children[i]!)!);
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(childOf(node, node.children[i]!));
   }
   return views;
 }
@@ -85,8 +99,22 @@ export class TreeNodeViewCache {
   private entryCount = 0;
   private byteLength = -1;
   private rootIds: string[] = [];
-  private readonly byId = new Map<string, TreeNodeView>();
+  /**
+   * The views by id, and in order: each is built from the other when first
+   * needed (an open needs only the order: 100k map insertions are ~30 ms).
+   * After an update at least one of them is there.
+   */
+  private byIdMap: Map<string, TreeNodeView> | null = null;
   private ordered: TreeNodeView[] | null = null;
+
+  private get byId(): Map<string, TreeNodeView> {
+    if (this.byIdMap === null) {
+      const byId = new Map<string, TreeNodeView>();
+      for (const view of this.ordered ?? []) byId.set(view.id, view);
+      this.byIdMap = byId;
+    }
+    return this.byIdMap;
+  }
 
   /** Whether the views are those of `index` as it is now. */
   isCurrent(index: SessionIndex): boolean {
@@ -152,27 +180,30 @@ export class TreeNodeViewCache {
 
   private rebuild(index: SessionIndex): NodeViewChanges {
     const fresh = treeNodeViews(index);
-    const first = this.index === null;
+    this.rootIds = [...index.roots];
+    if (this.index === null) {
+      this.ordered = fresh;
+      this.byIdMap = null;
+      return { added: [], changed: [], removed: [] };
+    }
     const added: TreeNodeView[] = [];
     const changed: TreeNodeView[] = [];
     const previous = new Map(this.byId);
-    this.byId.clear();
     for (let i = 0; i < fresh.length; i++) {
       const view = fresh[i]!;
       const old = previous.get(view.id);
       previous.delete(view.id);
       if (!old) {
-        if (!first) added.push(view);
+        added.push(view);
       } else if (sameNodeView(old, view)) {
         fresh[i] = old;
       } else {
         changed.push(view);
       }
-      this.byId.set(view.id, fresh[i]!);
     }
     added.sort((a, b) => a.line - b.line);
-    this.rootIds = [...index.roots];
     this.ordered = fresh;
+    this.byIdMap = null;
     return { added, changed, removed: [...previous.keys()] };
   }
 }

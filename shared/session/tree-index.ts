@@ -38,6 +38,8 @@ export interface TreeNode {
   /** Child ids in Pi's `/tree` order: by timestamp, file order on ties (grown by `addChild`). */
   children: string[];
   depth: number;
+  /** Role, preview, tool names, token estimate: kept from the parse, or computed when first asked (`SessionIndex.factsOfNode`). */
+  facts: EntryFacts | undefined;
 }
 
 export interface LabelState {
@@ -54,8 +56,8 @@ export interface SessionIndex {
   entries: SessionEntry[];
   /** Line of each of `entries`. */
   entryLines: number[];
-  /** Pi's `byId`: the later line wins for a duplicate id. */
-  byId: Map<string, SessionEntry>;
+  /** Pi's `byId`: the later line wins for a duplicate id (each node's entry, seen by id). */
+  byId: ReadonlyMap<string, SessionEntry>;
   nodes: Map<string, TreeNode>;
   /** Root ids in file order (true roots, orphans, broken cycles). */
   roots: string[];
@@ -96,6 +98,8 @@ export interface SessionIndex {
   readEntries(nodes: readonly TreeNode[], visit: (node: TreeNode, entry: SessionEntry) => void): void;
   /** Role, preview, tool names and token estimate of an entry, computed once when first asked. */
   facts(id: string): EntryFacts | undefined;
+  /** The same for a node already at hand (no id lookup). */
+  factsOfNode(node: TreeNode): EntryFacts;
   /** What the index was built from, kept so appended lines can be added (`extendSessionIndex`). */
   readonly source: IndexSource;
 }
@@ -137,22 +141,35 @@ export function buildSessionIndex(parsed: ParsedSession, readBody?: BodyReader):
   const problems = parsed.problems;
   const entries: SessionEntry[] = [];
   const entryLines: number[] = [];
-  const byId = new Map<string, SessionEntry>();
   const nodes = new Map<string, TreeNode>();
   /** Filled only for ids seen twice: the line that used the id first. */
   const firstLineOfId = new Map<string, number>();
+  /** Every node made so far, and (from the first duplicate id on) the latest node of each id. */
+  const made: TreeNode[] = [];
+  let latestOfId: Map<string, TreeNode> | null = null;
   const labels = new Map<string, LabelState>();
   let sessionName: string | undefined;
 
-  const factsCache = new Map<string, EntryFacts>();
   for (const record of parsed.records) {
     const entry = validateEntry(record, problems);
-    // Facts the parser kept (structure-with-facts); a later line with the same id replaces them.
-    if (record.facts) factsCache.set(entry.id, record.facts);
-    else factsCache.delete(entry.id);
     entries.push(entry);
     entryLines.push(record.line);
-    const previous = nodes.get(entry.id);
+    // The node keeps the facts the parser kept (structure-with-facts); a later line with the same id replaces it.
+    const node = createNode(record, entry);
+    // One map operation per entry: a duplicate id shows as a map that did not grow.
+    const size = nodes.size;
+    nodes.set(entry.id, node);
+    let previous: TreeNode | undefined;
+    if (latestOfId !== null) {
+      previous = latestOfId.get(entry.id);
+      latestOfId.set(entry.id, node);
+    } else if (nodes.size === size) {
+      latestOfId = new Map();
+      for (const earlier of made) latestOfId.set(earlier.id, earlier);
+      previous = latestOfId.get(entry.id);
+      latestOfId.set(entry.id, node);
+    }
+    made.push(node);
     if (previous) {
       const first = firstLineOfId.get(entry.id) ?? previous.line;
       firstLineOfId.set(entry.id, first);
@@ -171,8 +188,6 @@ export function buildSessionIndex(parsed: ParsedSession, readBody?: BodyReader):
         ),
       );
     }
-    byId.set(entry.id, entry);
-    nodes.set(entry.id, createNode(record, entry));
     if (entry.type === "label") applyLabel(labels, entry);
     if (entry.type === "session_info") sessionName = sessionNameOf(entry);
   }
@@ -230,6 +245,16 @@ export function buildSessionIndex(parsed: ParsedSession, readBody?: BodyReader):
     const node = nodes.get(id);
     return node ? entryOfNode(node) : undefined;
   };
+  const factsOfNode = (node: TreeNode): EntryFacts => {
+    if (node.facts) return node.facts;
+    // Facts are asked for every entry at once (a view of the tree): read the bodies in bulk.
+    if (node.deferred && readBody) {
+      factsFilled = fillFacts(entries, factsFilled, nodes, bodies, readBody);
+      if (node.facts) return node.facts;
+    }
+    node.facts = entryFacts(entryOfNode(node));
+    return node.facts;
+  };
   const header = parsed.header;
   const parentSession = typeof header?.parentSession === "string" ? header.parentSession : undefined;
   return {
@@ -238,7 +263,7 @@ export function buildSessionIndex(parsed: ParsedSession, readBody?: BodyReader):
     version,
     entries,
     entryLines,
-    byId,
+    byId: new EntriesById(nodes),
     nodes,
     roots,
     orphans,
@@ -258,20 +283,10 @@ export function buildSessionIndex(parsed: ParsedSession, readBody?: BodyReader):
     readEntries,
     source,
     facts(id) {
-      let facts = factsCache.get(id);
-      if (facts) return facts;
-      // Facts are asked for every entry at once (a view of the tree): read the bodies in bulk.
-      if (nodes.get(id)?.deferred && readBody) {
-        factsFilled = fillFacts(entries, factsFilled, nodes, factsCache, bodies, readBody);
-        facts = factsCache.get(id);
-        if (facts) return facts;
-      }
-      const whole = entry(id);
-      if (!whole) return undefined;
-      facts = entryFacts(whole);
-      factsCache.set(id, facts);
-      return facts;
+      const node = nodes.get(id);
+      return node ? factsOfNode(node) : undefined;
     },
+    factsOfNode,
   };
 }
 
@@ -324,19 +339,20 @@ function fillFacts(
   entries: readonly SessionEntry[],
   from: number,
   nodes: ReadonlyMap<string, TreeNode>,
-  cache: Map<string, EntryFacts>,
   bodies: ReadonlyMap<TreeNode, SessionEntry>,
   readBody: BodyReader,
 ): number {
   const pending: TreeNode[] = [];
   for (let i = from; i < entries.length; i++) {
     const node = nodes.get(entries[i]!.id);
-    if (!node || cache.has(node.id)) continue;
+    if (!node || node.facts) continue;
     const parsed = node.deferred ? bodies.get(node) : node.entry;
-    if (parsed) cache.set(node.id, entryFacts(parsed));
+    if (parsed) node.facts = entryFacts(parsed);
     else pending.push(node);
   }
-  readInRuns(pending, readBody, (node, body) => cache.set(node.id, entryFacts(body)));
+  readInRuns(pending, readBody, (node, body) => {
+    node.facts = entryFacts(body);
+  });
   return entries.length;
 }
 
@@ -386,6 +402,7 @@ function createNode(record: EntryRecord, entry: SessionEntry): TreeNode {
     deferred: record.deferred,
     children: [],
     depth: -1,
+    facts: record.facts,
   };
 }
 
@@ -546,14 +563,18 @@ function linkParents(
   problems: Problem[],
 ): { roots: string[]; orphans: string[] } {
   const orphans: string[] = [];
+  let before: TreeNode | null = null;
   for (const node of nodes.values()) {
+    const previous = before;
+    before = node;
     const parentId = declaredParentId(node.entry);
     if (parentId === null) continue;
     if (parentId === node.id) {
       problems.push(selfParentProblem(node));
       continue;
     }
-    const parent = nodes.get(parentId);
+    // Most parents are the entry just before: no lookup for them.
+    const parent = previous !== null && previous.id === parentId ? previous : nodes.get(parentId);
     if (!parent) {
       orphans.push(node.id);
       problems.push(orphanProblem(node, parentId));
@@ -568,14 +589,11 @@ function linkParents(
     else addChild(node.parent, node.id);
   }
   // Every node reachable from a root gets its depth; those left over hang in or below a parent cycle.
-  let reached = assignDepths(nodes, roots);
+  let reached = assignDepths(nodes);
   if (reached < nodes.size) {
     const cuts = breakCycles(nodes, problems);
     for (const cut of cuts) roots.push(cut.id);
-    reached += assignDepths(
-      nodes,
-      cuts.map((cut) => cut.id),
-    );
+    reached += assignDepths(nodes);
   }
   // `nodes` iterates in first-insertion order; Pi lists roots and children in file order of the winning line.
   roots.sort((a, b) => nodes.get(a)!.line - nodes.get(b)!.line);
@@ -652,24 +670,41 @@ function sortChildren(nodes: Map<string, TreeNode>): void {
   }
 }
 
-/** Depth-first from `rootIds`; returns how many nodes it reached. */
-function assignDepths(nodes: Map<string, TreeNode>, rootIds: readonly string[]): number {
-  const stack: TreeNode[] = [];
-  for (const id of rootIds) {
-    const root = nodes.get(id)!;
-    root.depth = 0;
-    stack.push(root);
-  }
+/** Marks a node on the walk `assignDepths` is taking. */
+const ON_WALK = -2;
+/** Marks a node whose parents lead into a cycle (set back to -1 when `assignDepths` is done). */
+const UNREACHED = -3;
+
+/**
+ * Gives every node still at depth -1 whose parents lead up to a root its
+ * depth; returns how many it reached. It follows parent references, not ids
+ * (no lookups), each node once: a walk stops at the first node with a depth.
+ * Nodes in or below a parent cycle stay at -1.
+ */
+function assignDepths(nodes: Map<string, TreeNode>): number {
+  const walk: TreeNode[] = [];
   let reached = 0;
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    reached += 1;
-    for (const childId of node.children) {
-      const child = nodes.get(childId)!;
-      child.depth = node.depth + 1;
-      stack.push(child);
+  let unreached = false;
+  for (const start of nodes.values()) {
+    if (start.depth !== -1) continue;
+    let top: TreeNode | null = start;
+    while (top !== null && top.depth === -1) {
+      top.depth = ON_WALK;
+      walk.push(top);
+      top = top.parent;
     }
+    const above = top === null ? -1 : top.depth;
+    if (top !== null && above < 0) {
+      // Into this walk again (a cycle), or into a node found to be below one.
+      for (const node of walk) node.depth = UNREACHED;
+      unreached = true;
+    } else {
+      for (let i = walk.length - 1, depth = above + 1; i >= 0; i--, depth++) walk[i]!.depth = depth;
+      reached += walk.length;
+    }
+    walk.length = 0;
   }
+  if (unreached) for (const node of nodes.values()) if (node.depth === UNREACHED) node.depth = -1;
   return reached;
 }
 
@@ -763,7 +798,6 @@ export function extendSessionIndex(
     const entry = validateEntry(record, problems);
     index.entries.push(entry);
     index.entryLines.push(record.line);
-    index.byId.set(entry.id, entry);
     const node = createNode(record, entry);
     index.nodes.set(entry.id, node);
     added.push(node);
@@ -839,4 +873,41 @@ function orderChildren(nodes: Map<string, TreeNode>, parent: TreeNode): void {
   if (time(children[n - 2]!) <= time(children[n - 1]!)) return;
   children.sort((a, b) => nodes.get(a)!.line - nodes.get(b)!.line);
   children.sort((a, b) => time(a) - time(b));
+}
+
+/** Pi's `byId` without a second map: each node's entry, by id (a duplicate id's later line). */
+class EntriesById implements ReadonlyMap<string, SessionEntry> {
+  constructor(private readonly nodes: ReadonlyMap<string, TreeNode>) {}
+
+  get size(): number {
+    return this.nodes.size;
+  }
+
+  get(id: string): SessionEntry | undefined {
+    return this.nodes.get(id)?.entry;
+  }
+
+  has(id: string): boolean {
+    return this.nodes.has(id);
+  }
+
+  keys(): MapIterator<string> {
+    return this.nodes.keys();
+  }
+
+  *values(): MapIterator<SessionEntry> {
+    for (const node of this.nodes.values()) yield node.entry;
+  }
+
+  *entries(): MapIterator<[string, SessionEntry]> {
+    for (const [id, node] of this.nodes) yield [id, node.entry];
+  }
+
+  [Symbol.iterator](): MapIterator<[string, SessionEntry]> {
+    return this.entries();
+  }
+
+  forEach(visit: (entry: SessionEntry, id: string, map: ReadonlyMap<string, SessionEntry>) => void): void {
+    for (const [id, node] of this.nodes) visit(node.entry, id, this);
+  }
 }
