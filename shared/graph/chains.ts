@@ -5,7 +5,8 @@
  * its first entry, so its id survives entries being appended to it.
  */
 
-import type { VisibleTree } from "./filter.ts";
+import type { FilterableNode, VisibleTree } from "./filter.ts";
+import type { IdLookup } from "./indexed-nodes.ts";
 
 export const MIN_CHAIN_LENGTH = 3;
 
@@ -18,7 +19,7 @@ export interface FoldedGraph {
   nodes: GraphNode[];
   byId: Map<string, GraphNode>;
   /** Which graph node shows each visible entry (itself, or the chain holding it). */
-  nodeOfEntry: Map<string, string>;
+  nodeOfEntry: IdLookup<string>;
   roots: string[];
 }
 
@@ -27,7 +28,7 @@ export interface FoldOptions {
    * Entries that must stay nodes of their own (labelled, the leaf, search matches, folded). Not the
    * selection: a selection would re-cut the runs, renaming (and so folding again) expanded chains.
    */
-  keep: (entryId: string) => boolean;
+  keep: (entryId: string, node: FilterableNode) => boolean;
   /** Chains the user expanded, by chain id. */
   expanded?: ReadonlySet<string>;
   minLength?: number;
@@ -37,15 +38,22 @@ export function chainId(firstEntryId: string): string {
   return `chain:${firstEntryId}`;
 }
 
-/** Linear in the number of visible nodes. */
+/** Linear in the number of visible nodes; walks positions in the visible order (no id lookups). */
 export function foldChains(tree: VisibleTree, options: FoldOptions): FoldedGraph {
   const minLength = options.minLength ?? MIN_CHAIN_LENGTH;
   const expanded = options.expanded ?? new Set<string>();
-  const childCount = (id: string) => tree.children.get(id)?.length ?? 0;
-  const foldable = (id: string) => !options.keep(id) && childCount(id) <= 1;
+  const { order } = tree;
+  const { parent, childStart, childList } = tree.at;
+  const count = order.length;
+  const childCount = (p: number) => childStart[p + 1]! - childStart[p]!;
+  const foldable = new Uint8Array(count);
+  for (let p = 0; p < count; p++) {
+    if (childCount(p) <= 1 && !options.keep(order[p]!, tree.at.node(p))) foldable[p] = 1;
+  }
   const nodes: GraphNode[] = [];
   const byId = new Map<string, GraphNode>();
-  const nodeOfEntry = new Map<string, string>();
+  /** The index in `nodes` of the graph node showing each position. */
+  const graphOf = new Int32Array(count).fill(-1);
   const roots: string[] = [];
   const add = (node: GraphNode) => {
     nodes.push(node);
@@ -53,31 +61,44 @@ export function foldChains(tree: VisibleTree, options: FoldOptions): FoldedGraph
     if (node.parent === null) roots.push(node.id);
     else byId.get(node.parent)!.children.push(node.id);
   };
-  for (const id of tree.order) {
-    if (nodeOfEntry.has(id)) continue;
-    const visibleParent = tree.parent.get(id) ?? null;
-    const parentNode = visibleParent === null ? null : nodeOfEntry.get(visibleParent)!;
+  for (let p = 0; p < count; p++) {
+    if (graphOf[p] !== -1) continue;
+    const q = parent[p]!;
+    // The visible parent comes first in the order, so it has its graph node.
+    const parentNode = q === -1 ? null : nodes[graphOf[q]!]!.id;
     // A run starts where its parent cannot continue one.
-    const startsRun =
-      foldable(id) && (visibleParent === null || !foldable(visibleParent) || childCount(visibleParent) !== 1);
-    if (startsRun) {
-      const run = [id];
-      let last = id;
+    if (foldable[p] === 1 && (q === -1 || foldable[q] === 0 || childCount(q) !== 1)) {
+      const run = [p];
+      let last = p;
       while (childCount(last) === 1) {
-        const next = tree.children.get(last)![0]!;
-        if (!foldable(next)) break;
+        const next = childList[childStart[last]!]!;
+        if (foldable[next] === 0) break;
         run.push(next);
         last = next;
       }
-      const chain = chainId(id);
+      const chain = chainId(order[p]!);
       if (run.length >= minLength && !expanded.has(chain)) {
-        add({ kind: "chain", id: chain, entryIds: run, parent: parentNode, children: [] });
-        for (const entryId of run) nodeOfEntry.set(entryId, chain);
+        const at = nodes.length;
+        add({
+          kind: "chain",
+          id: chain,
+          entryIds: run.map((r) => order[r]!),
+          parent: parentNode,
+          children: [],
+        });
+        for (const r of run) graphOf[r] = at;
         continue;
       }
     }
-    add({ kind: "entry", id, entryId: id, parent: parentNode, children: [] });
-    nodeOfEntry.set(id, id);
+    graphOf[p] = nodes.length;
+    add({ kind: "entry", id: order[p]!, entryId: order[p]!, parent: parentNode, children: [] });
   }
+  const nodeOfEntry: IdLookup<string> = {
+    get: (entryId) => {
+      const p = tree.position.get(entryId);
+      return p === undefined ? undefined : nodes[graphOf[p]!]!.id;
+    },
+    has: (entryId) => tree.position.has(entryId),
+  };
   return { nodes, byId, nodeOfEntry, roots };
 }

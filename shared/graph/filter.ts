@@ -6,6 +6,8 @@
  * current leaf comes first.
  */
 
+import { type IdLookup, type IndexedNodes, indexNodes } from "./indexed-nodes.ts";
+
 export type FilterMode = "default" | "no-tools" | "user-only" | "labeled-only" | "all";
 
 export const FILTER_MODES: readonly FilterMode[] = [
@@ -31,10 +33,26 @@ export interface FilterableNode {
 export interface VisibleTree {
   /** Visible ids in Pi's `/tree` order. */
   order: string[];
-  /** Nearest visible ancestor of each visible node (null at the top). */
-  parent: Map<string, string | null>;
-  children: Map<string, string[]>;
+  /** Nearest visible ancestor of each visible node (null at the top); undefined for others. */
+  parent: IdLookup<string | null>;
+  /** Visible children of each visible node, in order; undefined for others. */
+  children: IdLookup<readonly string[]>;
+  /** Index of each visible entry in `order`. */
+  position: IdLookup<number>;
   roots: string[];
+  /** The same by position in `order`, for passes over the whole tree (chain folding). */
+  at: VisiblePositions;
+}
+
+/** The visible tree by position in `order`: no id lookups. */
+export interface VisiblePositions {
+  /** The node at each position. */
+  node(position: number): FilterableNode;
+  /** Position of each position's visible parent, -1 at the top. */
+  parent: Int32Array;
+  /** Children of position `p`: `childList[childStart[p] .. childStart[p + 1])`, in order. */
+  childStart: Int32Array;
+  childList: Int32Array;
 }
 
 const SETTINGS_TYPES = new Set([
@@ -79,79 +97,155 @@ export interface VisibleTreeOptions {
 }
 
 /** Every visible leaf's children: one frozen empty list, not one per leaf (100k nodes, 100k arrays). */
-const NO_CHILDREN: string[] = Object.freeze([]) as unknown as string[];
+const NO_CHILDREN: readonly string[] = Object.freeze([]);
 
-/** Linear in the number of nodes; iterative, so a 100k-deep chain is fine. */
+/**
+ * Linear in the number of nodes, over index arrays (`indexNodes`; a map of
+ * nodes is indexed first); iterative, so a 100k-deep chain is fine.
+ */
 export function visibleTree(
-  nodes: ReadonlyMap<string, FilterableNode>,
+  nodes: IndexedNodes<FilterableNode> | ReadonlyMap<string, FilterableNode>,
   roots: readonly string[],
   options: VisibleTreeOptions,
 ): VisibleTree {
+  const indexed = "childList" in nodes ? nodes : indexNodes([...nodes.values()]);
+  const { nodes: list, indexOf, childStart, childList } = indexed;
   const { mode, leafId } = options;
   const folded = options.folded ?? new Set<string>();
   const matches = options.matches ?? null;
-  const onActivePath = activePath(nodes, leafId);
+  const onActivePath = activePathOf(indexed, leafId);
   const order: string[] = [];
-  const parent = new Map<string, string | null>();
-  const children = new Map<string, string[]>();
-  const visibleRoots: string[] = [];
-  // A stack of (node id, nearest visible ancestor, inside a folded subtree), in three arrays: no tuple per node.
-  const stackIds: string[] = [];
-  const stackAncestors: (string | null)[] = [];
+  const nodeAt: number[] = [];
+  const parentAt: number[] = [];
+  const positionOf = new Int32Array(list.length).fill(-1);
+  // A stack of (node, position of the nearest visible ancestor, inside a folded subtree), in three arrays.
+  const stackNodes: number[] = [];
+  const stackAncestors: number[] = [];
   const stackHidden: boolean[] = [];
-  const push = (id: string, ancestor: string | null, hidden: boolean) => {
-    stackIds.push(id);
+  const push = (node: number, ancestor: number, hidden: boolean) => {
+    stackNodes.push(node);
     stackAncestors.push(ancestor);
     stackHidden.push(hidden);
   };
-  const pushChildren = (ids: readonly string[], ancestor: string | null, hidden: boolean) => {
-    // Most nodes have one child: no ordering to do (and no arrays to allocate).
-    if (ids.length === 1) {
-      push(ids[0]!, ancestor, hidden);
+  /** Pushes `children[from .. to)` so that they pop in Pi's order: the one on the active path first. */
+  const pushChildren = (
+    children: ArrayLike<number>,
+    from: number,
+    to: number,
+    ancestor: number,
+    hidden: boolean,
+  ) => {
+    // Most nodes have one child: no ordering to do.
+    if (to - from === 1) {
+      push(children[from]!, ancestor, hidden);
       return;
     }
-    const active = ids.filter((id) => onActivePath.has(id));
-    const rest = ids.filter((id) => !onActivePath.has(id));
-    const ordered = active.length > 0 ? [...active, ...rest] : ids;
-    for (let i = ordered.length - 1; i >= 0; i--) push(ordered[i]!, ancestor, hidden);
+    for (let k = to - 1; k >= from; k--)
+      if (onActivePath[children[k]!] === 0) push(children[k]!, ancestor, hidden);
+    for (let k = to - 1; k >= from; k--)
+      if (onActivePath[children[k]!] === 1) push(children[k]!, ancestor, hidden);
   };
-  pushChildren(roots, null, false);
-  while (stackIds.length > 0) {
-    const id = stackIds.pop()!;
-    const ancestor = stackAncestors.pop() as string | null;
-    const hidden = stackHidden.pop() as boolean;
-    const node = nodes.get(id);
-    if (!node) continue;
-    const visible = !hidden && passesFilter(node, mode, leafId) && (matches === null || matches.has(id));
-    if (visible) {
-      order.push(id);
-      parent.set(id, ancestor);
-      children.set(id, NO_CHILDREN);
-      if (ancestor === null) visibleRoots.push(id);
-      else {
-        const siblings = children.get(ancestor)!;
-        if (siblings === NO_CHILDREN) children.set(ancestor, [id]);
-        else siblings.push(id);
-      }
-    }
-    pushChildren(node.children, visible ? id : ancestor, hidden || folded.has(id));
+  const rootIndices: number[] = [];
+  for (const id of roots) {
+    const root = indexOf.get(id);
+    if (root !== undefined) rootIndices.push(root);
   }
-  return { order, parent, children, roots: visibleRoots };
+  pushChildren(rootIndices, 0, rootIndices.length, -1, false);
+  const checkFolded = folded.size > 0;
+  while (stackNodes.length > 0) {
+    const i = stackNodes.pop()!;
+    const ancestor = stackAncestors.pop()!;
+    const hidden = stackHidden.pop()!;
+    const node = list[i]!;
+    const visible = !hidden && passesFilter(node, mode, leafId) && (matches === null || matches.has(node.id));
+    let nearest = ancestor;
+    if (visible) {
+      nearest = order.length;
+      positionOf[i] = nearest;
+      order.push(node.id);
+      nodeAt.push(i);
+      parentAt.push(ancestor);
+    }
+    pushChildren(
+      childList,
+      childStart[i]!,
+      childStart[i + 1]!,
+      nearest,
+      hidden || (checkFolded && folded.has(node.id)),
+    );
+  }
+  return visibleTreeOf(indexed, order, Int32Array.from(nodeAt), Int32Array.from(parentAt), positionOf);
 }
 
-/** Ids from the leaf up to its root. */
-export function activePath(
-  nodes: ReadonlyMap<string, { parentId: string | null }>,
-  leafId: string | null,
-): Set<string> {
-  const path = new Set<string>();
-  for (let id = leafId; id !== null && !path.has(id); ) {
-    const node = nodes.get(id);
-    if (!node) break;
-    path.add(id);
-    id = node.parentId;
+/** The visible tree's lookups and children lists, from what the walk found. */
+function visibleTreeOf(
+  indexed: IndexedNodes<FilterableNode>,
+  order: string[],
+  nodeAt: Int32Array,
+  parentAt: Int32Array,
+  positionOf: Int32Array,
+): VisibleTree {
+  const count = order.length;
+  const childStart = new Int32Array(count + 1);
+  for (let p = 0; p < count; p++) if (parentAt[p]! !== -1) childStart[parentAt[p]! + 1]! += 1;
+  for (let p = 0; p < count; p++) childStart[p + 1]! += childStart[p]!;
+  const childList = new Int32Array(childStart[count]!);
+  const filled = new Int32Array(count);
+  const roots: string[] = [];
+  // Positions are in visiting order, so each list comes out in order.
+  for (let p = 0; p < count; p++) {
+    const q = parentAt[p]!;
+    if (q === -1) roots.push(order[p]!);
+    else childList[childStart[q]! + filled[q]!++] = p;
   }
-  return path;
+  const { indexOf, nodes } = indexed;
+  const positionOfId = (id: string): number => {
+    const i = indexOf.get(id);
+    return i === undefined ? -1 : positionOf[i]!;
+  };
+  return {
+    order,
+    roots,
+    position: {
+      get: (id) => {
+        const p = positionOfId(id);
+        return p === -1 ? undefined : p;
+      },
+      has: (id) => positionOfId(id) !== -1,
+    },
+    parent: {
+      get: (id) => {
+        const p = positionOfId(id);
+        if (p === -1) return undefined;
+        const q = parentAt[p]!;
+        return q === -1 ? null : order[q]!;
+      },
+      has: (id) => positionOfId(id) !== -1,
+    },
+    children: {
+      get: (id) => {
+        const p = positionOfId(id);
+        if (p === -1) return undefined;
+        const from = childStart[p]!;
+        const to = childStart[p + 1]!;
+        if (from === to) return NO_CHILDREN;
+        const ids: string[] = [];
+        for (let k = from; k < to; k++) ids.push(order[childList[k]!]!);
+        return ids;
+      },
+      has: (id) => positionOfId(id) !== -1,
+    },
+    at: { node: (p) => nodes[nodeAt[p]!]!, parent: parentAt, childStart, childList },
+  };
+}
+
+/** 1 for each node from the leaf up to its root (by parent positions; a parent cycle ends the walk). */
+function activePathOf(indexed: IndexedNodes<FilterableNode>, leafId: string | null): Uint8Array {
+  const onPath = new Uint8Array(indexed.nodes.length);
+  const leaf = leafId === null ? undefined : indexed.indexOf.get(leafId);
+  if (leaf === undefined) return onPath;
+  for (let i = leaf; i !== -1 && onPath[i] === 0; i = indexed.parent[i]!) onPath[i] = 1;
+  return onPath;
 }
 
 /** The next filter mode, as Ctrl+O cycles it in Pi (Shift goes back). */

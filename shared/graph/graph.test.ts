@@ -12,7 +12,8 @@ import { readSession } from "../session/index.ts";
 import { generateSession } from "../session/testing/generate-session.ts";
 import type { SessionIndex } from "../session/tree-index.ts";
 import { chainId, foldChains } from "./chains.ts";
-import { FILTER_MODES, type FilterableNode, visibleTree } from "./filter.ts";
+import { FILTER_MODES, type FilterableNode, type VisibleTree, visibleTree } from "./filter.ts";
+import { indexNodes } from "./indexed-nodes.ts";
 import { layoutGraph } from "./layout.ts";
 
 const piRoot = new URL("../../node_modules/@earendil-works/pi-coding-agent/dist/", import.meta.url);
@@ -67,6 +68,8 @@ describe("visibleTree, against Pi 1.6's /tree", () => {
       copyFileSync(arborPath, piPath);
       const index = readSession(generated.text);
       const nodes = filterable(index);
+      // The same nodes depth-first, as the renderer holds them: read without id lookups.
+      const depthFirst = indexNodes(depthFirstList(nodes, index.roots));
       const tree = SessionManager.open(piPath).getTree();
       const leaves = [index.leafId, ...generated.entryIds.filter((_, i) => i % 9 === 0)];
       for (const leafId of leaves) {
@@ -87,6 +90,7 @@ describe("visibleTree, against Pi 1.6's /tree", () => {
             expect(ours.parent.get(id) ?? null, `${what}: parent of ${id}`).toBe(
               pi.visibleParentMap.get(id) ?? null,
             );
+          expectSameTree(visibleTree(depthFirst, index.roots, { mode, leafId }), ours, what);
           compared++;
         }
       }
@@ -106,6 +110,121 @@ describe("visibleTree, against Pi 1.6's /tree", () => {
     });
     expect(partial.order).toContain(folded);
     expect(partial.children.get(folded)).toEqual([]);
+  });
+});
+
+function depthFirstList(
+  nodes: ReadonlyMap<string, FilterableNode>,
+  roots: readonly string[],
+): FilterableNode[] {
+  const list: FilterableNode[] = [];
+  const stack = [...roots].reverse();
+  while (stack.length > 0) {
+    const node = nodes.get(stack.pop()!)!;
+    list.push(node);
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+  }
+  return list;
+}
+
+/** Same order, and the same parent, children and position for every node either tree might be asked about. */
+function expectSameTree(actual: VisibleTree, expected: VisibleTree, what: string, ids = expected.order) {
+  expect(actual.order, what).toEqual(expected.order);
+  expect(actual.roots, what).toEqual(expected.roots);
+  for (const id of ids) {
+    expect(actual.parent.get(id), `${what}: parent of ${id}`).toEqual(expected.parent.get(id));
+    expect(actual.children.get(id), `${what}: children of ${id}`).toEqual(expected.children.get(id));
+    expect(actual.position.get(id), `${what}: position of ${id}`).toEqual(expected.position.get(id));
+  }
+}
+
+describe("indexNodes", () => {
+  const node = (id: string, parentId: string | null, children: string[]): FilterableNode => ({
+    id,
+    parentId,
+    children,
+    type: "message",
+    role: "user",
+    label: null,
+    hasText: true,
+    stopReason: null,
+  });
+  // r ─ a ─ a1
+  //   └ b ─ b1 ─ b2
+  const tree = [
+    node("r", null, ["a", "b"]),
+    node("a", "r", ["a1"]),
+    node("a1", "a", []),
+    node("b", "r", ["b1"]),
+    node("b1", "b", ["b2"]),
+    node("b2", "b1", []),
+  ];
+  const shape = (list: FilterableNode[]) => {
+    const indexed = indexNodes(list);
+    const idOf = (i: number) => list[i]!.id;
+    return Object.fromEntries(
+      list.map((n, i) => [
+        n.id,
+        {
+          parent: indexed.parent[i] === -1 ? null : idOf(indexed.parent[i]!),
+          children: [...indexed.childList.subarray(indexed.childStart[i]!, indexed.childStart[i + 1]!)].map(
+            idOf,
+          ),
+        },
+      ]),
+    );
+  };
+
+  it("reads parents and children the same from a depth-first list and from any other order", () => {
+    const expected = shape(tree);
+    expect(expected.r).toEqual({ parent: null, children: ["a", "b"] });
+    expect(expected.b1).toEqual({ parent: "b", children: ["b2"] });
+    const shuffled = [tree[5]!, tree[2]!, tree[3]!, tree[0]!, tree[4]!, tree[1]!];
+    expect(shape(shuffled)).toEqual(expected);
+    // Children listed in another order than the list's: the children lists win.
+    const swapped = tree.map((n) => (n.id === "r" ? { ...n, children: ["b", "a"] } : n));
+    expect(shape(swapped).r).toEqual({ parent: null, children: ["b", "a"] });
+  });
+
+  it("skips children and parents that are not in the list", () => {
+    const partial = [node("r", null, ["a", "gone"]), node("a", "r", []), node("orphan", "missing", [])];
+    expect(shape(partial)).toEqual({
+      r: { parent: null, children: ["a"] },
+      a: { parent: "r", children: [] },
+      orphan: { parent: null, children: [] },
+    });
+  });
+
+  it("gives the filter the same tree from a map, a depth-first list and a shuffled list", () => {
+    const index = readSession(generateSession({ seed: 11, entryCount: 300 }).text);
+    const nodes = filterable(index);
+    const list = depthFirstList(nodes, index.roots);
+    const reversed = indexNodes([...list].reverse());
+    const ids = [...nodes.keys()];
+    for (const mode of FILTER_MODES) {
+      for (const leafId of [index.leafId, ids[40]!, ids[200]!]) {
+        const options = { mode, leafId, folded: new Set([ids[10]!]) };
+        const fromMap = visibleTree(nodes, index.roots, options);
+        expectSameTree(
+          visibleTree(indexNodes(list), index.roots, options),
+          fromMap,
+          `${mode} ${leafId}`,
+          ids,
+        );
+        expectSameTree(
+          visibleTree(reversed, index.roots, options),
+          fromMap,
+          `${mode} ${leafId} reversed`,
+          ids,
+        );
+      }
+    }
+  });
+
+  it("ends the active path at a parent cycle in an inconsistent list", () => {
+    const cyclic = [node("a", "b", []), node("b", "a", [])];
+    const tree = visibleTree(indexNodes(cyclic), [], { mode: "all", leafId: "a" });
+    expect(tree.order).toEqual([]);
   });
 });
 

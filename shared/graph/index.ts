@@ -2,5 +2,6 @@
 
 export * from "./chains.ts";
 export * from "./filter.ts";
+export * from "./indexed-nodes.ts";
 export * from "./layout.ts";
 export * from "./viewport-index.ts";

@@ -11,6 +11,8 @@ import {
   DEFAULT_LAYOUT,
   type FoldedGraph,
   foldChains,
+  type IdLookup,
+  indexNodes,
   type Layout,
   type LayoutDirection,
   layoutGraph,
@@ -23,10 +25,10 @@ import type { FullTextMatches, SessionState } from "./stores.ts";
 
 export interface GraphModel {
   view: SessionView;
-  nodesById: ReadonlyMap<string, TreeNodeView>;
+  nodesById: IdLookup<TreeNodeView>;
   visible: VisibleTree;
-  /** Index of each visible entry in `visible.order`. */
-  position: ReadonlyMap<string, number>;
+  /** Index of each visible entry in `visible.order` (`visible.position`). */
+  position: IdLookup<number>;
   /**
    * Entries matching the search query (all words), in any mode: by what the
    * renderer holds of them at once, and by their whole text once the main
@@ -73,12 +75,9 @@ export interface GraphSelectors {
 }
 
 export function createGraphSelectors(): GraphSelectors {
-  // Filled in loops, not from arrays of [key, value] pairs: 100k of those would be garbage at once.
-  const nodesById = memoLast((view: SessionView) => {
-    const byId = new Map<string, TreeNodeView>();
-    for (const node of view.nodes) byId.set(node.id, node);
-    return byId;
-  });
+  // Parents and children as index arrays: the passes over every node look up no ids.
+  const indexed = memoLast((view: SessionView) => indexNodes(view.nodes));
+  const nodesById = (view: SessionView) => indexed(view).byId;
   const texts = memoLast((view: SessionView) =>
     view.nodes.map((node) => [node.id, searchableText(node)] as const),
   );
@@ -106,18 +105,13 @@ export function createGraphSelectors(): GraphSelectors {
       folded: ReadonlySet<string>,
       onlyMatches: ReadonlySet<string> | null,
     ) =>
-      visibleTree(nodesById(view), view.roots, {
+      visibleTree(indexed(view), view.roots, {
         mode,
         leafId: view.leafId,
         folded,
         matches: onlyMatches,
       }),
   );
-  const position = memoLast((tree: VisibleTree) => {
-    const at = new Map<string, number>();
-    for (let i = 0; i < tree.order.length; i++) at.set(tree.order[i]!, i);
-    return at;
-  });
   const matchOrder = memoLast((tree: VisibleTree, found: ReadonlySet<string>) =>
     found.size === 0 ? [] : tree.order.filter((id) => found.has(id)),
   );
@@ -129,10 +123,8 @@ export function createGraphSelectors(): GraphSelectors {
       foldedSet: ReadonlySet<string>,
       expanded: ReadonlySet<string>,
     ) => {
-      const byId = nodesById(view);
       return foldChains(tree, {
-        keep: (id) =>
-          id === view.leafId || found.has(id) || foldedSet.has(id) || (byId.get(id)?.label ?? null) !== null,
+        keep: (id, node) => id === view.leafId || node.label !== null || found.has(id) || foldedSet.has(id),
         expanded,
       });
     },
@@ -148,7 +140,7 @@ export function createGraphSelectors(): GraphSelectors {
       graph: FoldedGraph,
       drawn: Layout,
     ): GraphModel => {
-      const positions = position(tree);
+      const positions = tree.position;
       const host =
         view.leafId === null ? null : nearestVisible(nodesById(view), positions, tree, view.leafId);
       return {

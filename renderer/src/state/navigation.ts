@@ -7,14 +7,9 @@
  * Pure functions of the visible tree.
  */
 
-import type { VisibleTree } from "../../../shared/graph/index.ts";
+import type { IdLookup, VisibleTree } from "../../../shared/graph/index.ts";
 
-export function stepCursor(
-  tree: VisibleTree,
-  position: ReadonlyMap<string, number>,
-  id: string | null,
-  by: -1 | 1,
-) {
+export function stepCursor(tree: VisibleTree, position: IdLookup<number>, id: string | null, by: -1 | 1) {
   const count = tree.order.length;
   if (count === 0) return null;
   const at = id === null ? -1 : (position.get(id) ?? -1);
@@ -26,7 +21,7 @@ export function stepCursor(
 /** Pi's page up/down: clamped, no wrap. */
 export function pageCursor(
   tree: VisibleTree,
-  position: ReadonlyMap<string, number>,
+  position: IdLookup<number>,
   id: string | null,
   by: number,
 ): string | null {
@@ -48,7 +43,7 @@ export function isFoldable(tree: VisibleTree, id: string): boolean {
 /** Pi's `findBranchSegmentStart`. */
 export function branchSegmentStart(
   tree: VisibleTree,
-  position: ReadonlyMap<string, number>,
+  position: IdLookup<number>,
   id: string,
   direction: "up" | "down",
 ): string {
@@ -74,8 +69,8 @@ export function branchSegmentStart(
 
 /** Pi's `findNearestVisibleIndex`: the entry itself, else its nearest visible ancestor, else the last visible. */
 export function nearestVisible(
-  parents: ReadonlyMap<string, { parentId: string | null }>,
-  position: ReadonlyMap<string, number>,
+  parents: IdLookup<{ parentId: string | null }>,
+  position: IdLookup<number>,
   tree: VisibleTree,
   id: string | null,
 ): string | null {
