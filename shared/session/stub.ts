@@ -30,15 +30,34 @@ export function stubOf(value: Record<string, unknown>): Record<string, unknown> 
     if (key === "__proto__") continue; // an own key from JSON.parse; assigning it would set the prototype
     const field = value[key];
     if (key === "message" && typeof field === "object" && field !== null && !Array.isArray(field)) {
-      const role = (field as { role?: unknown }).role;
-      stub.message =
-        role === undefined ? {} : { role: typeof role === "object" && role !== null ? DEFERRED_VALUE : role };
+      stub.message = messageStub((field as { role?: unknown }).role);
     } else {
       copyPrimitive(stub, key, field);
     }
   }
   return stub;
 }
+
+/**
+ * A message's stub: `{ role }` only, one frozen object per role shared by
+ * every stub (100k messages would otherwise keep 100k of them).
+ */
+function messageStub(role: unknown): Readonly<Record<string, unknown>> {
+  if (typeof role !== "string") {
+    return Object.freeze(
+      role === undefined ? {} : { role: typeof role === "object" && role !== null ? DEFERRED_VALUE : role },
+    );
+  }
+  let stub = MESSAGE_STUBS.get(role);
+  if (stub === undefined) {
+    stub = Object.freeze({ role });
+    // Roles are a handful; a file that invents a role per line must not grow this without end.
+    if (MESSAGE_STUBS.size < 64) MESSAGE_STUBS.set(role, stub);
+  }
+  return stub;
+}
+
+const MESSAGE_STUBS = new Map<string, Readonly<Record<string, unknown>>>();
 
 /** Whether a stub keeps a string field of `length` (the skim counts bytes, a parsed value characters). */
 export function keepsString(key: string, length: number): boolean {
