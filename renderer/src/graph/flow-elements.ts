@@ -10,7 +10,7 @@
 import { type Edge, type Node, type NodeHandle, Position } from "@xyflow/react";
 import type { TreeNodeView } from "../../../shared/ipc/contract.ts";
 import type { LayoutDirection } from "../../../shared/graph/index.ts";
-import { type GraphModel, NODE_HEIGHT, NODE_WIDTH } from "../state/graph-model.ts";
+import { type GraphModel, NODE_HEIGHT, NODE_WIDTH, type PathIds } from "../state/graph-model.ts";
 
 export type EntryFlowNode = Node<{ node: TreeNodeView }, "entry">;
 export type ChainFlowNode = Node<
@@ -134,6 +134,6 @@ function edgePairsOf(model: GraphModel): EdgePair[] {
  * entry is). A new selection only swaps the edge objects whose state changed, so React Flow
  * re-renders those edges and not the other thousands.
  */
-export function flowEdges(model: GraphModel, path: ReadonlySet<string>): Edge[] {
+export function flowEdges(model: GraphModel, path: PathIds): Edge[] {
   return edgePairsOf(model).map((pair) => (path.has(pair.first) ? pair.on : pair.off));
 }

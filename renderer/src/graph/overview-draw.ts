@@ -9,7 +9,7 @@
  */
 
 import { type Viewport, viewportRect } from "../../../shared/graph/index.ts";
-import { NODE_HEIGHT, NODE_WIDTH } from "../state/graph-model.ts";
+import { NODE_HEIGHT, NODE_WIDTH, type PathIds } from "../state/graph-model.ts";
 import type { ContextShade } from "../state/stores.ts";
 import { edgeRoute, OVERVIEW_STYLES, type OverviewScene } from "./overview-scene.ts";
 
@@ -85,7 +85,7 @@ export function overviewPalette(read: (variable: string) => string): OverviewPal
 
 export interface OverviewHighlights {
   /** Entry ids from the root to the selection. */
-  path: ReadonlySet<string>;
+  path: PathIds;
   /** How path entries stand in the selected context (from the context preview). */
   shades: ReadonlyMap<string, ContextShade>;
   /** Entry ids matching the search. */

@@ -7,7 +7,7 @@
 import { createContext, type ReactNode, useContext } from "react";
 import { useStore } from "zustand";
 import type { Controller } from "./controller.ts";
-import type { GraphModel } from "./graph-model.ts";
+import type { GraphModel, PathIds } from "./graph-model.ts";
 import type { ContextState, LibraryState, LiveState, SessionState } from "./stores.ts";
 
 const ControllerContext = createContext<Controller | null>(null);
@@ -55,7 +55,7 @@ export function useGraphSelect<T>(selector: (model: GraphModel | null, state: Se
   return useStore(controller.stores.session, (state) => selector(controller.selectors.model(state), state));
 }
 
-export function usePathSet(): ReadonlySet<string> {
+export function usePathSet(): PathIds {
   const controller = useController();
   return useStore(controller.stores.session, controller.selectors.pathSet);
 }
