@@ -145,19 +145,20 @@ test("a 1k- and a 100k-entry session open to an interactive graph", async ({ pag
 });
 
 /**
- * The issue's bar: at most 8x. Not met yet (8.0-13.5x across runs, most near 9x), so the test guards 16x,
- * well under the 19x before this work but above the noise, and reports the ratio.
+ * The issue's bar: at most 8x. Not met: 11-15x in local runs since the open stopped animating (see
+ * below), 8-13x before. The test guards 20x, above the noise here, and reports the ratio.
  */
 const OPEN_RATIO_TARGET = 8;
-const OPEN_RATIO_GUARD = 16;
+const OPEN_RATIO_GUARD = 20;
 
-test("opening the 100k-entry session: at most 16x the 1k one (target 8x, reported)", () => {
+test("opening the 100k-entry session: at most 20x the 1k one (target 8x, reported)", () => {
   // Where the time goes at 100k (measured): the server reads the 40 MB file once (structure-first with
-  // facts: app/store/open-session-file.ts) and sends ~10 MB of columnar node lists (shared/ipc/wire.ts),
-  // ~0.8 s in all; the page decodes them, filters, folds and lays out 100k entries, collects the garbage,
-  // and draws the graph, the canvas minimap and the leaf's context, ~0.6-0.8 s. The 1k open is ~0.15-0.2 s:
-  // the context of ~1,000 messages, and the 200 ms animation that centres the leaf (the leaf's node is drawn
-  // when the view reaches it): without the animation the 1k open measured ~0.11 s and the 100k one the same.
+  // facts: app/store/open-session-file.ts, ~0.6 s, most of it JSON.parse of every line) and sends ~10 MB
+  // of columnar node lists (shared/ipc/wire.ts, ~0.2 s); the page decodes them, filters, folds and lays
+  // out 100k entries over index arrays (shared/graph), collects the garbage, and draws the graph, the
+  // canvas minimap and the leaf's context, ~0.4-0.6 s. The 1k open is ~0.1-0.15 s. An open used to
+  // animate the view to the leaf for 200 ms (1k: ~0.2 s, 100k: ~2.2 s); it now jumps there, which
+  // made both faster (100k: ~1.5 s) and the ratio larger.
   expect(openRatio, "the measuring test ran").not.toBeNull();
   if (openRatio! > OPEN_RATIO_TARGET) {
     test.info().annotations.push({

@@ -147,7 +147,7 @@ function ViewportControl() {
     if (!position) return;
     void flow.setCenter(position.x + NODE_WIDTH / 2, position.y + NODE_HEIGHT / 2, {
       zoom: Math.max(flow.getZoom(), 0.75),
-      duration: 200,
+      duration: centre.animate ? 200 : 0,
     });
   }, [centre, controller, flow]);
   useEffect(() => {

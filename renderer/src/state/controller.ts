@@ -209,11 +209,11 @@ export function createController(
     });
     live.setState({ recent: new Set(), reloadNotice: null });
     if (wanted === null) session.setState({ fitRequest: session.getState().fitRequest + 1 });
-    else if (wanted === leafId) reveal(wanted);
+    else if (wanted === leafId) reveal(wanted, false);
     else {
       // The file's leaf may be hidden by the filter (a label, say): the cursor starts on its nearest visible ancestor, as in Pi.
       settleCursor();
-      centreOn(session.getState().cursorId);
+      centreOn(session.getState().cursorId, false);
     }
     if (leafId !== null && !known) {
       notify("error", `Entry ${leafId} is not in this session; showing its leaf instead.`);
@@ -269,10 +269,10 @@ export function createController(
     session.setState({ cursorId: entryId });
   }
 
-  function moveCursorTo(entryId: string | null, centre = true) {
+  function moveCursorTo(entryId: string | null, centre = true, animate = true) {
     if (entryId === null) return;
     session.setState({ cursorId: entryId });
-    if (centre) centreOn(entryId);
+    if (centre) centreOn(entryId, animate);
   }
 
   function withModel(run: (graph: GraphModel, cursor: string | null) => void) {
@@ -378,13 +378,13 @@ export function createController(
     });
   }
 
-  function centreOn(entryId: string | null) {
+  function centreOn(entryId: string | null, animate = true) {
     if (entryId === null) return;
-    session.setState({ centreRequest: { entryId, serial: ++centreSerial } });
+    session.setState({ centreRequest: { entryId, serial: ++centreSerial, animate } });
   }
 
   /** Makes an entry visible (unfolding, widening the filter, expanding its chain), puts the cursor on it and centres it. */
-  function reveal(entryId: string) {
+  function reveal(entryId: string, animate = true) {
     const state = session.getState();
     const byId = model()?.nodesById;
     if (!byId?.has(entryId)) return;
@@ -403,7 +403,7 @@ export function createController(
     if (chain !== undefined && chain !== entryId) {
       session.setState({ expandedChains: new Set([...session.getState().expandedChains, chain]) });
     }
-    moveCursorTo(entryId);
+    moveCursorTo(entryId, true, animate);
   }
 
   // ---------------------------------------------------------------- labels, links

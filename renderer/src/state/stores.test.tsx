@@ -48,6 +48,19 @@ describe("the controller", () => {
     for (const name of EVENT_NAMES) expect(client.listenerCount(name), name).toBe(0);
   });
 
+  it("centres an opened session's leaf at once, and animates later moves", async () => {
+    const { stores, controller } = setup();
+    await controller.start();
+    await controller.openSession("one");
+    expect(stores.session.getState().centreRequest).toMatchObject({ entryId: "a2", animate: false });
+    controller.centreOn("u1");
+    expect(stores.session.getState().centreRequest).toMatchObject({ entryId: "u1", animate: true });
+    controller.reveal("u0");
+    expect(stores.session.getState().centreRequest).toMatchObject({ entryId: "u0", animate: true });
+    await controller.openSession("two", "u1");
+    expect(stores.session.getState().centreRequest).toMatchObject({ entryId: "u1", animate: false });
+  });
+
   it("follows the selection with the context and drops an answer that arrives after a newer question", async () => {
     const { client, stores, controller } = setup();
     await controller.start();

@@ -78,8 +78,11 @@ export interface SessionState {
   searching: boolean;
   /** Show only matching entries (Pi's /tree search) instead of highlighting them. */
   searchFilter: boolean;
-  /** Ask the graph to centre an entry: a new serial each time. */
-  centreRequest: { entryId: string; serial: number } | null;
+  /**
+   * Ask the graph to centre an entry: a new serial each time. Animated, except
+   * when a session opens: it appears in place, not moving from another's viewport.
+   */
+  centreRequest: { entryId: string; serial: number; animate: boolean } | null;
   fitRequest: number;
   labelEditor: LabelEditor | null;
 }
