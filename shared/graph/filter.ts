@@ -37,6 +37,8 @@ export interface VisibleTree {
   parent: IdLookup<string | null>;
   /** Visible children of each visible node, in order; undefined for others. */
   children: IdLookup<readonly string[]>;
+  /** How many visible children a visible node has (0 for others), without building the list. */
+  childCount(id: string): number;
   /** Index of each visible entry in `order`. */
   position: IdLookup<number>;
   roots: string[];
@@ -234,6 +236,10 @@ function visibleTreeOf(
         return ids;
       },
       has: (id) => positionOfId(id) !== -1,
+    },
+    childCount: (id) => {
+      const p = positionOfId(id);
+      return p === -1 ? 0 : childStart[p + 1]! - childStart[p]!;
     },
     at: { node: (p) => nodes[nodeAt[p]!]!, parent: parentAt, childStart, childList },
   };

@@ -135,6 +135,9 @@ function expectSameTree(actual: VisibleTree, expected: VisibleTree, what: string
     expect(actual.parent.get(id), `${what}: parent of ${id}`).toEqual(expected.parent.get(id));
     expect(actual.children.get(id), `${what}: children of ${id}`).toEqual(expected.children.get(id));
     expect(actual.position.get(id), `${what}: position of ${id}`).toEqual(expected.position.get(id));
+    expect(actual.childCount(id), `${what}: child count of ${id}`).toBe(
+      expected.children.get(id)?.length ?? 0,
+    );
   }
 }
 

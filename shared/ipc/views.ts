@@ -188,7 +188,8 @@ export class TreeNodeViewCache {
     }
     const added: TreeNodeView[] = [];
     const changed: TreeNodeView[] = [];
-    const previous = new Map(this.byId);
+    // The old map itself (it is dropped below): built once from the old order if need be, not copied.
+    const previous = this.byId;
     for (let i = 0; i < fresh.length; i++) {
       const view = fresh[i]!;
       const old = previous.get(view.id);

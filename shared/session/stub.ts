@@ -6,6 +6,8 @@
  * dropped exactly as Pi accepts or drops it; only what is retained changes.
  */
 
+import { KNOWN_ROLES } from "./types.ts";
+
 /** Strings longer than this are left out of a stub unless the index needs their key. */
 const STUB_STRING_LIMIT = 512;
 
@@ -51,8 +53,8 @@ function messageStub(role: unknown): Readonly<Record<string, unknown>> {
   let stub = MESSAGE_STUBS.get(role);
   if (stub === undefined) {
     stub = Object.freeze({ role });
-    // Roles are a handful; a file that invents a role per line must not grow this without end.
-    if (MESSAGE_STUBS.size < 64) MESSAGE_STUBS.set(role, stub);
+    // Only Pi's own roles are kept: a file's invented ones (any number, any length) must not stay pinned.
+    if (KNOWN_ROLES.has(role)) MESSAGE_STUBS.set(role, stub);
   }
   return stub;
 }

@@ -33,11 +33,11 @@ export function pageCursor(
 
 /** Pi's `isFoldable`: has visible children, and is a root or the first node of a branch segment. */
 export function isFoldable(tree: VisibleTree, id: string): boolean {
-  const children = tree.children.get(id);
-  if (!children || children.length === 0) return false;
+  // Counts, not lists: every drawn node asks on every store change.
+  if (tree.childCount(id) === 0) return false;
   const parent = tree.parent.get(id) ?? null;
   if (parent === null) return true;
-  return (tree.children.get(parent)?.length ?? 0) > 1;
+  return tree.childCount(parent) > 1;
 }
 
 /** Pi's `findBranchSegmentStart`. */
