@@ -205,38 +205,27 @@ function visibleTreeOf(
     const i = indexOf.get(id);
     return i === undefined ? -1 : positionOf[i]!;
   };
+  /** A lookup by id of what each visible position holds (undefined for an id that is not visible). */
+  const byPosition = <V>(read: (p: number) => V): IdLookup<V> => ({
+    get: (id) => {
+      const p = positionOfId(id);
+      return p === -1 ? undefined : read(p);
+    },
+    has: (id) => positionOfId(id) !== -1,
+  });
   return {
     order,
     roots,
-    position: {
-      get: (id) => {
-        const p = positionOfId(id);
-        return p === -1 ? undefined : p;
-      },
-      has: (id) => positionOfId(id) !== -1,
-    },
-    parent: {
-      get: (id) => {
-        const p = positionOfId(id);
-        if (p === -1) return undefined;
-        const q = parentAt[p]!;
-        return q === -1 ? null : order[q]!;
-      },
-      has: (id) => positionOfId(id) !== -1,
-    },
-    children: {
-      get: (id) => {
-        const p = positionOfId(id);
-        if (p === -1) return undefined;
-        const from = childStart[p]!;
-        const to = childStart[p + 1]!;
-        if (from === to) return NO_CHILDREN;
-        const ids: string[] = [];
-        for (let k = from; k < to; k++) ids.push(order[childList[k]!]!);
-        return ids;
-      },
-      has: (id) => positionOfId(id) !== -1,
-    },
+    position: byPosition((p) => p),
+    parent: byPosition((p) => (parentAt[p] === -1 ? null : order[parentAt[p]!]!)),
+    children: byPosition((p): readonly string[] => {
+      const from = childStart[p]!;
+      const to = childStart[p + 1]!;
+      if (from === to) return NO_CHILDREN;
+      const ids: string[] = [];
+      for (let k = from; k < to; k++) ids.push(order[childList[k]!]!);
+      return ids;
+    }),
     childCount: (id) => {
       const p = positionOfId(id);
       return p === -1 ? 0 : childStart[p + 1]! - childStart[p]!;
