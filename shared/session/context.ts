@@ -74,13 +74,16 @@ export function contextGraphOf(index: SessionIndex): ContextGraph {
       const nodes: TreeNode[] = [];
       for (let node = index.nodes.get(leaf.id); node; node = node.parent ?? undefined) nodes.push(node);
       nodes.reverse();
-      const stubs = nodes.map((node) => node.entry);
-      if (stubs.length > 0) stubs[stubs.length - 1] = leaf;
+      const last = nodes.length - 1;
+      const stubs = new Array<SessionEntry>(nodes.length);
+      for (let i = 0; i < last; i++) stubs[i] = nodes[i]!.entry;
+      if (last >= 0) stubs[last] = leaf;
       return {
         stubs,
         whole: (positions) => {
           const entries = index.entriesOfNodes(positions.map((at) => nodes[at]!));
-          return entries.map((entry, i) => (positions[i] === nodes.length - 1 ? leaf : entry));
+          for (let i = 0; i < positions.length; i++) if (positions[i] === last) entries[i] = leaf;
+          return entries;
         },
       };
     },

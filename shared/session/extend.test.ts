@@ -122,3 +122,39 @@ describe("the facts of a structure-first index", () => {
     }
   });
 });
+
+describe("the body cache of a structure-first index", () => {
+  it("gives the same entries and contexts when it overflows and drops the oldest bodies", () => {
+    for (const seed of [7, 8, 9]) {
+      const generated = generateSession({ seed, entryCount: 3_000, damage: seed === 9 });
+      const bytes = new TextEncoder().encode(generated.text);
+      const full = buildSessionIndex(parseSessionBytes(bytes, { mode: "full" }));
+      let reads = 0;
+      const counted = (offset: number, length: number) => {
+        reads++;
+        return bytes.subarray(offset, offset + length);
+      };
+      // Room for about a tenth of the file: reading everything evicts most of it, many times over.
+      const small = buildSessionIndex(
+        parseSessionBytes(bytes, { mode: "structure" }),
+        counted,
+        Math.floor(bytes.length / 10),
+      );
+      const ids = [...full.nodes.keys()];
+      for (const order of [ids, [...ids].reverse(), ids]) {
+        for (const id of order) expect(small.entry(id), `seed ${seed}, ${id}`).toEqual(full.entry(id));
+      }
+      const readsForEntries = reads;
+      // Evicted bodies were read again: more reads than entries.
+      expect(readsForEntries, `seed ${seed}`).toBeGreaterThan(ids.length);
+      // Contexts of leaves all over the tree, each walk reading what the last one dropped.
+      for (let i = ids.length - 1; i >= 0; i -= 97) {
+        const leaf = ids[i]!;
+        expect(buildSessionContext(contextGraphOf(small), leaf), `seed ${seed}, leaf ${leaf}`).toEqual(
+          buildSessionContext(contextGraphOf(full), leaf),
+        );
+      }
+      expect(reads, `seed ${seed}`).toBeGreaterThan(readsForEntries);
+    }
+  });
+});

@@ -40,6 +40,8 @@ export interface TreeNode {
   depth: number;
   /** Role, preview, tool names, token estimate: kept from the parse, or computed when first asked (`SessionIndex.factsOfNode`). */
   facts: EntryFacts | undefined;
+  /** A deferred node's whole entry while the index's body cache holds it (read it with `SessionIndex.entryOfNode`). */
+  body: SessionEntry | undefined;
 }
 
 export interface LabelState {
@@ -128,7 +130,11 @@ const BODY_CACHE_BYTES = 192 * 1024 * 1024;
  * Builds the index; `parsed` is migrated in memory first and should not be
  * reused. Deferred (skimmed) records need `readBody` to read whole entries.
  */
-export function buildSessionIndex(parsed: ParsedSession, readBody?: BodyReader): SessionIndex {
+export function buildSessionIndex(
+  parsed: ParsedSession,
+  readBody?: BodyReader,
+  bodyCacheBytes = BODY_CACHE_BYTES,
+): SessionIndex {
   const source: IndexSource = {
     header: parsed.header,
     headerLine: parsed.headerLine,
@@ -200,28 +206,37 @@ export function buildSessionIndex(parsed: ParsedSession, readBody?: BodyReader):
   let factsFilled = 0;
   const deferredBodies = parsed.records.some((record) => record.deferred);
   if (deferredBodies && !readBody) throw new Error("buildSessionIndex: skimmed records need a body reader");
-  const bodies = new Map<TreeNode, SessionEntry>();
+  // The cache lives on the nodes (`node.body`): a path of 100k entries costs no map lookups. Oldest out first.
+  const cached: TreeNode[] = [];
+  let oldestCached = 0;
   let cachedBytes = 0;
   const remember = (node: TreeNode, body: SessionEntry) => {
+    if (node.body !== undefined) return;
     cachedBytes += node.byteLength;
-    while (cachedBytes > BODY_CACHE_BYTES && bodies.size > 0) {
-      const oldest = bodies.keys().next().value as TreeNode;
-      bodies.delete(oldest);
+    while (cachedBytes > bodyCacheBytes && oldestCached < cached.length) {
+      const oldest = cached[oldestCached++]!;
+      oldest.body = undefined;
       cachedBytes -= oldest.byteLength;
     }
-    bodies.set(node, body);
+    if (oldestCached > 1024 && oldestCached * 2 > cached.length) {
+      cached.splice(0, oldestCached);
+      oldestCached = 0;
+    }
+    node.body = body;
+    cached.push(node);
   };
   const entryOfNode = (node: TreeNode): SessionEntry => {
     if (!node.deferred || !readBody) return node.entry;
-    let body = bodies.get(node);
-    if (body) return body;
-    body = loadBody(node, readBody);
+    if (node.body !== undefined) return node.body;
+    const body = loadBody(node, readBody);
     remember(node, body);
     return body;
   };
   const entriesOfNodes = (list: readonly TreeNode[]): SessionEntry[] => {
-    const missing = readBody ? list.filter((node) => node.deferred && !bodies.has(node)) : [];
-    if (missing.length <= 1) return list.map(entryOfNode);
+    let unread = 0;
+    if (readBody) for (const node of list) if (node.deferred && node.body === undefined) unread++;
+    if (unread <= 1) return list.map(entryOfNode);
+    const missing = list.filter((node) => node.deferred && node.body === undefined);
     const loaded = new Map<TreeNode, SessionEntry>();
     readInRuns(missing, readBody!, (node, body) => {
       loaded.set(node, body);
@@ -235,7 +250,7 @@ export function buildSessionIndex(parsed: ParsedSession, readBody?: BodyReader):
   ): void => {
     const unread: TreeNode[] = [];
     for (const node of list) {
-      const body = node.deferred && readBody ? bodies.get(node) : node.entry;
+      const body = node.deferred && readBody ? node.body : node.entry;
       if (body) visit(node, body);
       else unread.push(node);
     }
@@ -249,7 +264,7 @@ export function buildSessionIndex(parsed: ParsedSession, readBody?: BodyReader):
     if (node.facts) return node.facts;
     // Facts are asked for every entry at once (a view of the tree): read the bodies in bulk.
     if (node.deferred && readBody) {
-      factsFilled = fillFacts(entries, factsFilled, nodes, bodies, readBody);
+      factsFilled = fillFacts(entries, factsFilled, nodes, readBody);
       if (node.facts) return node.facts;
     }
     node.facts = entryFacts(entryOfNode(node));
@@ -339,14 +354,13 @@ function fillFacts(
   entries: readonly SessionEntry[],
   from: number,
   nodes: ReadonlyMap<string, TreeNode>,
-  bodies: ReadonlyMap<TreeNode, SessionEntry>,
   readBody: BodyReader,
 ): number {
   const pending: TreeNode[] = [];
   for (let i = from; i < entries.length; i++) {
     const node = nodes.get(entries[i]!.id);
     if (!node || node.facts) continue;
-    const parsed = node.deferred ? bodies.get(node) : node.entry;
+    const parsed = node.deferred ? node.body : node.entry;
     if (parsed) node.facts = entryFacts(parsed);
     else pending.push(node);
   }
@@ -403,6 +417,7 @@ function createNode(record: EntryRecord, entry: SessionEntry): TreeNode {
     children: [],
     depth: -1,
     facts: record.facts,
+    body: undefined,
   };
 }
 
