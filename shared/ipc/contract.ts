@@ -152,8 +152,6 @@ export interface ContextView {
   model: ModelRef | null;
   compaction: CompactionInEffect | null;
   edits: AppliedContextEdit[];
-  /** Root-to-leaf ids of the path, summarised entries included. */
-  pathIds: string[];
   tokenEstimate: number;
   /** Input tokens reported by the last assistant message on the path, if any. */
   lastInputTokens: number | null;

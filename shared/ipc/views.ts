@@ -248,7 +248,6 @@ export function contextView(index: SessionIndex, leafId: string | null, llm: boo
     model: projection.model,
     compaction: projection.compaction,
     edits: projection.edits,
-    pathIds: projection.pathIds,
     tokenEstimate,
     lastInputTokens: lastInputTokens(index, projection.pathIds),
   };

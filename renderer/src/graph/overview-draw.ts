@@ -10,7 +10,7 @@
 
 import { type Viewport, viewportRect } from "../../../shared/graph/index.ts";
 import { NODE_HEIGHT, NODE_WIDTH, type PathIds } from "../state/graph-model.ts";
-import type { ContextShade } from "../state/stores.ts";
+import type { ContextShade, ShadeLookup } from "../state/stores.ts";
 import { edgeRoute, OVERVIEW_STYLES, type OverviewScene } from "./overview-scene.ts";
 
 export type OverviewContext = Pick<
@@ -87,7 +87,7 @@ export interface OverviewHighlights {
   /** Entry ids from the root to the selection. */
   path: PathIds;
   /** How path entries stand in the selected context (from the context preview). */
-  shades: ReadonlyMap<string, ContextShade>;
+  shades: ShadeLookup;
   /** Entry ids matching the search. */
   matches: ReadonlySet<string>;
   /** Entry ids appended a moment ago. */

@@ -16,7 +16,7 @@ import { applySessionDelta } from "../../../shared/ipc/session-delta.ts";
 import { cycleFilterMode, type FilterMode, type LayoutDirection } from "../../../shared/graph/index.ts";
 import { buildDeepLink, parseDeepLink } from "../api/deep-link.ts";
 import { contextAsJson, contextAsMarkdown } from "../preview/export.ts";
-import { contextShades } from "./context-shades.ts";
+import { contextShades, NO_SHADES } from "./context-shades.ts";
 import { searchKey } from "../../../shared/session/entry-search.ts";
 import { createGraphSelectors, type GraphModel, type GraphSelectors } from "./graph-model.ts";
 import { branchSegmentStart, isFoldable, nearestVisible, pageCursor, stepCursor } from "./navigation.ts";
@@ -453,14 +453,17 @@ export function createController(
       context.setState({ ...initialContextState, mode });
       return;
     }
-    context.setState({ status: "loading", error: null, forId: selectedId, forMode: mode, shades: new Map() });
+    context.setState({ status: "loading", error: null, forId: selectedId, forMode: mode, shades: NO_SHADES });
     try {
       const result: ContextView = await client.request("session.context", {
         leafId: selectedId,
         llm: mode === "llm",
       });
       if (serial !== contextSerial || disposed) return;
-      context.setState({ status: "ready", view: result, shades: contextShades(result) });
+      // Shaded along the view as it is now (an append may have come meanwhile): its index is the graph's.
+      const now = session.getState().view;
+      const shades = now ? contextShades(result, selectors.indexed(now)) : NO_SHADES;
+      context.setState({ status: "ready", view: result, shades });
     } catch (error) {
       if (serial !== contextSerial || disposed) return;
       context.setState({ status: "error", error: messageOf(error), view: null });

@@ -12,6 +12,7 @@ import {
   type FoldedGraph,
   foldChains,
   type IdLookup,
+  type IndexedNodes,
   indexNodes,
   type Layout,
   type LayoutDirection,
@@ -77,6 +78,8 @@ const NO_PATH: PathIds = { has: () => false };
 
 export interface GraphSelectors {
   model(state: SessionState): GraphModel | null;
+  /** The view's nodes with parents and children as index arrays (built once per view). */
+  indexed(view: SessionView): IndexedNodes<TreeNodeView>;
   /** Root-to-selection ids, computed locally so the path lights up before the context arrives. */
   pathSet(state: SessionState): PathIds;
 }
@@ -186,6 +189,7 @@ export function createGraphSelectors(): GraphSelectors {
       const graph = folded(tree, view, found, state.folded, state.expandedChains);
       return model(view, tree, found, graph, layout(graph, state.direction));
     },
+    indexed,
     pathSet(state) {
       return state.view ? path(state.view, state.selectedId) : NO_PATH;
     },

@@ -121,6 +121,11 @@ export type ContextMode = "agent" | "llm";
 /** How an entry stands in the selected leaf's context. */
 export type ContextShade = "context" | "summarised" | "edited" | "dropped" | "path" | "off-path";
 
+/** Each path entry's shade in a context (`undefined` off the path); see context-shades.ts. */
+export interface ShadeLookup {
+  get(entryId: string): ContextShade | undefined;
+}
+
 export interface ContextState {
   status: LoadStatus;
   error: string | null;
@@ -130,7 +135,7 @@ export interface ContextState {
   forMode: ContextMode;
   view: ContextView | null;
   /** Each path entry's shade in `view` (entries off the path are absent). */
-  shades: ReadonlyMap<string, ContextShade>;
+  shades: ShadeLookup;
   detailStatus: LoadStatus;
   detailError: string | null;
   detail: EntryDetail | null;

@@ -1,0 +1,59 @@
+/**
+ * The graph's context shades, walked along the view's parent positions,
+ * against their definition over the projection's root-to-leaf path: in
+ * context, summarised by the compaction in effect, edited or dropped by a
+ * context edit, or only on the path.
+ */
+
+import { describe, expect, it } from "vitest";
+import { indexNodes } from "../../../shared/graph/index.ts";
+import { sessionViewOf } from "../../../shared/ipc/testing/session-view.ts";
+import { contextView } from "../../../shared/ipc/views.ts";
+import { buildSessionProjection, contextGraphOf, readSession } from "../../../shared/session/index.ts";
+import { generateSession } from "../../../shared/session/testing/generate-session.ts";
+import { contextShades } from "./context-shades.ts";
+import type { ContextShade } from "./stores.ts";
+
+describe("contextShades", () => {
+  it("shades each path entry as its definition over the path says, and nothing off it", () => {
+    const seen = new Set<ContextShade>();
+    for (const seed of [3, 4, 11, 12, 21]) {
+      const index = readSession(generateSession({ seed, entryCount: 400 }).text);
+      const view = sessionViewOf("s", index);
+      const tree = indexNodes(view.nodes);
+      const ids = view.nodes.map((node) => node.id);
+      for (let at = ids.length - 1; at >= 0; at -= 13) {
+        const leafId = ids[at]!;
+        const context = contextView(index, leafId, false);
+        const { pathIds } = buildSessionProjection(contextGraphOf(index), leafId);
+        const inContext = new Set(context.messages.map((message) => message.entryId));
+        const compactionAt = context.compaction ? pathIds.indexOf(context.compaction.entryId) : -1;
+        const expected = new Map<string, ContextShade>();
+        pathIds.forEach((id, i) => {
+          expected.set(id, inContext.has(id) ? "context" : i < compactionAt ? "summarised" : "path");
+        });
+        for (const edit of context.edits) {
+          if (expected.has(edit.targetId)) expected.set(edit.targetId, edit.drop ? "dropped" : "edited");
+        }
+        const shades = contextShades(context, tree);
+        for (const id of ids) {
+          expect(shades.get(id), `seed ${seed}, leaf ${leafId}: ${id}`).toBe(expected.get(id));
+          const shade = shades.get(id);
+          if (shade) seen.add(shade);
+        }
+        expect(shades.get("not-an-entry")).toBeUndefined();
+      }
+    }
+    // The sessions exercise every shade a context gives.
+    expect([...seen].sort()).toEqual(["context", "dropped", "edited", "path", "summarised"]);
+  });
+
+  it("shades nothing for an empty context or a leaf the view does not hold", () => {
+    const index = readSession(generateSession({ seed: 5, entryCount: 50 }).text);
+    const tree = indexNodes(sessionViewOf("s", index).nodes);
+    const empty = contextView(index, null, false);
+    expect(contextShades(empty, tree).get(index.leafId!)).toBeUndefined();
+    const elsewhere = { ...contextView(index, index.leafId, false), leafId: "not-in-this-view" };
+    expect(contextShades(elsewhere, tree).get(index.leafId!)).toBeUndefined();
+  });
+});
