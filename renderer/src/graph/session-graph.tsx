@@ -151,13 +151,13 @@ function ViewportControl() {
     });
   }, [centre, controller, flow]);
   useEffect(() => {
-    if (fit === 0) return;
+    if (!fit) return;
     const layout = controller.model()?.layout;
     if (!layout) return;
     // Not fitView: it waits until every node was measured, and an off-screen node never is (onlyRenderVisibleElements).
     const width = Math.max(NODE_WIDTH, layout.width - DEFAULT_LAYOUT.gapX);
     const height = Math.max(NODE_HEIGHT, layout.height - DEFAULT_LAYOUT.gapY);
-    void flow.fitBounds({ x: 0, y: 0, width, height }, { duration: 200, padding: 0.1 });
+    void flow.fitBounds({ x: 0, y: 0, width, height }, { duration: fit.animate ? 200 : 0, padding: 0.1 });
   }, [fit, controller, flow]);
   return null;
 }

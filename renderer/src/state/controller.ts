@@ -110,6 +110,7 @@ export function createController(
   let searchSerial = 0;
   let noticeSerial = 0;
   let centreSerial = 0;
+  let fitSerial = 0;
   let searchTimer: ReturnType<typeof setTimeout> | null = null;
   let fullTextTimer: ReturnType<typeof setTimeout> | null = null;
   /** The words last asked for (`searchKey`), the requests made, and the newest whose answer is shown. */
@@ -208,7 +209,7 @@ export function createController(
       cursorId: wanted,
     });
     live.setState({ recent: new Set(), reloadNotice: null });
-    if (wanted === null) session.setState({ fitRequest: session.getState().fitRequest + 1 });
+    if (wanted === null) session.setState({ fitRequest: { serial: ++fitSerial, animate: false } });
     else if (wanted === leafId) reveal(wanted, false);
     else {
       // The file's leaf may be hidden by the filter (a label, say): the cursor starts on its nearest visible ancestor, as in Pi.
@@ -763,7 +764,7 @@ export function createController(
     reveal,
     centreOn,
     fitView() {
-      session.setState({ fitRequest: session.getState().fitRequest + 1 });
+      session.setState({ fitRequest: { serial: ++fitSerial, animate: true } });
     },
     beginLabel,
     setLabelText(label) {

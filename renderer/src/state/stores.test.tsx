@@ -61,6 +61,22 @@ describe("the controller", () => {
     expect(stores.session.getState().centreRequest).toMatchObject({ entryId: "u1", animate: false });
   });
 
+  it("fits an opened empty session at once, and animates a fit asked for later", async () => {
+    const client = createFakeClient([{ sessionId: "empty", text: sessionText([]) }]);
+    const stores = createStores();
+    const controller = createController(client, stores, { location });
+    await controller.start();
+    await controller.openSession("empty");
+    expect(stores.session.getState().view?.nodes).toEqual([]);
+    const opened = stores.session.getState().fitRequest;
+    expect(opened).toMatchObject({ animate: false });
+    controller.fitView();
+    const asked = stores.session.getState().fitRequest;
+    expect(asked).toMatchObject({ animate: true });
+    expect(asked!.serial).toBeGreaterThan(opened!.serial);
+    controller.dispose();
+  });
+
   it("follows the selection with the context and drops an answer that arrives after a newer question", async () => {
     const { client, stores, controller } = setup();
     await controller.start();

@@ -83,7 +83,8 @@ export interface SessionState {
    * when a session opens: it appears in place, not moving from another's viewport.
    */
   centreRequest: { entryId: string; serial: number; animate: boolean } | null;
-  fitRequest: number;
+  /** Ask the graph to fit the whole session in view; animated likewise. */
+  fitRequest: { serial: number; animate: boolean } | null;
   labelEditor: LabelEditor | null;
 }
 
@@ -112,7 +113,7 @@ export const initialSessionState: SessionState = {
   searching: false,
   searchFilter: false,
   centreRequest: null,
-  fitRequest: 0,
+  fitRequest: null,
   labelEditor: null,
 };
 
