@@ -207,7 +207,7 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
       parentSessionId: parentSessionId(session),
       leafId: index.leafId,
       bytes: index.byteLength,
-      live: now() - session.mtimeMs < LIVE_WINDOW_MS,
+      live: now() - session.foreignChangeMs < LIVE_WINDOW_MS,
     };
   };
 

@@ -41,6 +41,12 @@ export interface OpenSession extends Disposable {
   readonly index: SessionIndex;
   /** Modification time of the file at the last read (ms since the epoch). */
   readonly mtimeMs: number;
+  /**
+   * When someone other than this session last changed the file (ms since the
+   * epoch): its own appends (a label, a name) do not count, so they do not
+   * make the file look as if a Pi were writing it.
+   */
+  readonly foreignChangeMs: number;
   /** False after the file was deleted (until it is recreated). */
   readonly exists: boolean;
   readonly onDidAppend: Event<SessionAppendEvent>;

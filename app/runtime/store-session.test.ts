@@ -5,7 +5,15 @@
  * store's refusals; one follower shared by every `follow()`.
  */
 
-import { appendFileSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  truncateSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readSession } from "../../shared/session/index.ts";
@@ -168,6 +176,24 @@ describe("StoreSession: appends", () => {
     const last = JSON.parse(readFileSync(path, "utf8").trimEnd().split("\n").at(-1)!);
     expect(last).toMatchObject({ id: label.entryId, parentId: "cc000004", targetId: SAMPLE_IDS.u1 });
     expect(session.index.leafId).toBe(label.entryId);
+  });
+
+  it("counts another writer's changes as foreign, not its own label and name appends", async () => {
+    // The file was last written an hour ago.
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(path, hourAgo, hourAgo);
+    session.refresh();
+    expect(Math.abs(session.foreignChangeMs - hourAgo.getTime())).toBeLessThan(1_000);
+    await session.appendLabel(SAMPLE_IDS.u1, "ours");
+    await session.appendSessionName("ours too");
+    expect(session.mtimeMs).toBeGreaterThan(hourAgo.getTime() + 60_000);
+    expect(Math.abs(session.foreignChangeMs - hourAgo.getTime())).toBeLessThan(1_000);
+    // Pi writes, then Arbor labels at once: Pi's time is kept.
+    const piTime = new Date(Date.now() - 60_000);
+    appendFileSync(path, piUserLine("cc000005", session.index.leafId!, "Pi again"));
+    utimesSync(path, piTime, piTime);
+    await session.appendLabel(SAMPLE_IDS.u1, "after Pi");
+    expect(Math.abs(session.foreignChangeMs - piTime.getTime())).toBeLessThan(1_000);
   });
 
   it("refuses after an incomplete last line, a file that is not a session, or a missing target, and writes nothing", async () => {

@@ -51,6 +51,7 @@ export class StoreSession extends DisposableObject implements OpenSession {
   readonly onDidReload = this.reloaded.event;
   private followers = 0;
   private lastMtimeMs: number;
+  private lastForeignChangeMs: number;
 
   /** Takes ownership of `store`: disposing the session disposes it. */
   constructor(
@@ -61,6 +62,7 @@ export class StoreSession extends DisposableObject implements OpenSession {
     // Registered before the subscriptions, so it is disposed after them.
     this.register(toDisposable(() => store.dispose()));
     this.lastMtimeMs = store.fileState?.mtimeMs ?? 0;
+    this.lastForeignChangeMs = this.lastMtimeMs;
     const subscriptions = [
       store.onDidAppend((event) =>
         this.appended.fire({ added: event.added.map((node) => node.id), rebuilt: event.rebuilt }),
@@ -86,6 +88,20 @@ export class StoreSession extends DisposableObject implements OpenSession {
     // While the file is deleted, the time of the last read.
     if (state) this.lastMtimeMs = state.mtimeMs;
     return this.lastMtimeMs;
+  }
+
+  get foreignChangeMs(): number {
+    this.assertOpen();
+    return this.noteForeignChange();
+  }
+
+  /** Takes the file's time as someone else's change unless it is this session's last append. */
+  private noteForeignChange(): number {
+    const state = this.store.fileState;
+    const own = this.store.ownWrite;
+    const ownLastChange = own !== undefined && own.size === state?.size && own.mtimeMs === state.mtimeMs;
+    if (state && !ownLastChange) this.lastForeignChangeMs = state.mtimeMs;
+    return this.lastForeignChangeMs;
   }
 
   get exists(): boolean {
@@ -135,6 +151,8 @@ export class StoreSession extends DisposableObject implements OpenSession {
     this.assertOpen();
     for (let attempt = 1; ; attempt++) {
       this.store.sync();
+      // Noted before the write: afterwards the file's time is this session's own.
+      this.noteForeignChange();
       try {
         const { entryId, wasLive } = this.store.append(write, options(this.store.index.leafId));
         return { entryId, wasLive };

@@ -202,6 +202,11 @@ export class SessionStore implements Disposable {
     return this.missing ? null : this.file.known;
   }
 
+  /** Size and time of the file after this store's last append, until the file is read anew. */
+  get ownWrite(): Readonly<{ size: number; mtimeMs: number }> | undefined {
+    return this.lastOwnWrite;
+  }
+
   get following(): boolean {
     return this.follower !== null;
   }

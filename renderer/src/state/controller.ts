@@ -95,6 +95,9 @@ export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** Entries about the session rather than in its conversation: follow mode does not move for them. */
+const METADATA_TYPES: ReadonlySet<string> = new Set(["label", "session_info"]);
+
 export function createController(
   client: ArborClient,
   stores: Stores,
@@ -593,7 +596,10 @@ export function createController(
         }
         const view = applySessionDelta(current, delta);
         const next: Partial<typeof state> = { view };
-        if (state.follow && view.leafId !== null) {
+        // A label or a name (this window's own, often) moves the file's leaf but not the conversation: the cursor stays.
+        const follow =
+          state.follow && view.leafId !== null && delta.added.some((node) => !METADATA_TYPES.has(node.type));
+        if (follow) {
           next.selectedId = view.leafId;
           next.cursorId = view.leafId;
         }
@@ -601,7 +607,7 @@ export function createController(
         // The new leaf may be an entry the filter hides (a label, a usage entry): the cursor goes to the nearest visible one.
         settleCursor();
         markRecent(delta.added.map((node) => node.id));
-        if (state.follow && view.leafId !== null) centreOn(session.getState().cursorId);
+        if (follow) centreOn(session.getState().cursorId);
       }),
       client.on("session.reloaded", ({ sessionId, reason, view }) => {
         const state = session.getState();

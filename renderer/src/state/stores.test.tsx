@@ -97,6 +97,30 @@ describe("the controller", () => {
     controller.dispose();
   });
 
+  it("in follow mode, moves to a new message but stays where it is for a label", async () => {
+    const { client, stores, controller } = setup();
+    await controller.start();
+    await controller.openSession("one");
+    expect(stores.session.getState().follow).toBe(true);
+    controller.select("u1");
+    controller.beginLabel("u1");
+    controller.setLabelText("root cause");
+    await controller.submitLabel();
+    await settle();
+    const labelled = stores.session.getState();
+    expect(labelled.view?.nodes.find((node) => node.id === "u1")?.label).toBe("root cause");
+    expect(labelled.view?.nodes.find((node) => node.id === labelled.view?.leafId)?.type).toBe("label");
+    expect(labelled.selectedId).toBe("u1");
+    expect(labelled.cursorId).toBe("u1");
+    const [message] = client.append("one", [
+      { type: "message", message: { role: "user", content: "more", timestamp: 1 } },
+    ]);
+    await settle();
+    expect(stores.session.getState().selectedId).toBe(message);
+    expect(stores.session.getState().cursorId).toBe(message);
+    controller.dispose();
+  });
+
   it("ignores a slow session.open answer once another session was opened", async () => {
     const { client, stores, controller } = setup();
     await controller.start();
