@@ -133,7 +133,7 @@ describe("changes made by other writers", () => {
     expect(await deleted).toEqual({ sessionId: item!.sessionId, reason: "deleted", view: null });
   });
 
-  it("marks a session live only while its file was written in the last few seconds, an append only when by another writer", async () => {
+  it("marks a session live only while another writer changed its file in the last few seconds", async () => {
     writeSampleSession(samplePath);
     const old = new Date(Date.now() - 60_000);
     utimesSync(samplePath, old, old);
@@ -143,10 +143,11 @@ describe("changes made by other writers", () => {
     expect(view.live).toBe(false);
     const label = await created.handlers["session.setLabel"]({ targetId: SAMPLE_IDS.u1, label: "x" });
     expect(label.wasLive).toBe(false);
-    expect((await created.handlers["session.current"]({}))!.live).toBe(true);
     // Arbor's own label a moment ago does not make the file look like a Pi is writing it...
+    expect((await created.handlers["session.current"]({}))!.live).toBe(false);
     const rename = await created.handlers["session.rename"]({ name: "y" });
     expect(rename.wasLive).toBe(false);
+    expect((await created.handlers["session.current"]({}))!.live).toBe(false);
     // ...another writer's line does.
     appendFileSync(
       samplePath,
@@ -155,6 +156,8 @@ describe("changes made by other writers", () => {
     expect(
       (await created.handlers["session.setLabel"]({ targetId: SAMPLE_IDS.u1, label: "z" })).wasLive,
     ).toBe(true);
+    // The other writer's line is still the last foreign change: live, though Arbor wrote after it.
+    expect((await created.handlers["session.current"]({}))!.live).toBe(true);
   });
 });
 
