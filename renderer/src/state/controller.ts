@@ -263,10 +263,13 @@ export function createController(
   /** Selects an entry as the context's leaf; a folded chain holding it opens, so the selection has a node of its own. */
   function select(entryId: string) {
     const chain = model()?.graph.nodeOfEntry.get(entryId);
-    if (chain !== undefined && chain !== entryId) {
+    const opensChain = chain !== undefined && chain !== entryId;
+    if (opensChain) {
       session.setState({ expandedChains: new Set([...session.getState().expandedChains, chain]) });
     }
     session.setState({ selectedId: entryId, cursorId: entryId });
+    // The opened chain's entries push the graph apart: the selection's new node may be out of view.
+    if (opensChain) centreOn(entryId);
   }
 
   function setCursor(entryId: string) {
@@ -305,6 +308,8 @@ export function createController(
     // Pi clears folds whenever the filter changes.
     session.setState({ filterMode: mode, folded: new Set() });
     settleCursor();
+    // Another filter lays out other nodes: the view follows the cursor rather than staying on empty space.
+    centreOn(session.getState().cursorId);
   }
 
   function setSearchQuery(query: string) {

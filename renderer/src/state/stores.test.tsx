@@ -61,6 +61,29 @@ describe("the controller", () => {
     expect(stores.session.getState().centreRequest).toMatchObject({ entryId: "u1", animate: false });
   });
 
+  it("centres a selection whose chain it opens, and the cursor when the filter changes", async () => {
+    const { stores, controller } = setup();
+    await controller.start();
+    await controller.openSession("one");
+    const opened = stores.session.getState().centreRequest!;
+    expect(controller.model()!.graph.nodeOfEntry.get("u1")).not.toBe("u1");
+    controller.select("u1");
+    const selected = stores.session.getState().centreRequest!;
+    expect(selected).toMatchObject({ entryId: "u1", animate: true });
+    expect(selected.serial).toBeGreaterThan(opened.serial);
+    expect(controller.model()!.graph.nodeOfEntry.get("u1")).toBe("u1");
+    // An entry with a node of its own (clicked, most likely) stays where it is on screen.
+    controller.select("a1");
+    expect(stores.session.getState().centreRequest).toBe(selected);
+    controller.setFilterMode("user-only");
+    expect(stores.session.getState().centreRequest).toMatchObject({
+      entryId: stores.session.getState().cursorId,
+      animate: true,
+    });
+    expect(stores.session.getState().centreRequest!.serial).toBeGreaterThan(selected.serial);
+    controller.dispose();
+  });
+
   it("fits an opened empty session at once, and animates a fit asked for later", async () => {
     const client = createFakeClient([{ sessionId: "empty", text: sessionText([]) }]);
     const stores = createStores();
