@@ -156,6 +156,7 @@ export function runContractSuite(
     let sampleId: string;
     let sampleProjectId: string;
     const idOfPath = new Map<string, string>();
+    let strayPath: string;
 
     beforeAll(async () => {
       folder = tempFolder("arbor-contract-");
@@ -182,6 +183,8 @@ export function runContractSuite(
         generatedPaths.push(path);
       }
       writeLines(join(project, "broken.jsonl"), "this is not a session\n");
+      strayPath = join(root, "--nowhere--", "stray.jsonl");
+      writeLines(strayPath, "{not json\n");
       made = await makeClient({ root, dataDir: join(folder.path, "data") });
       client = made.client;
     });
@@ -212,7 +215,13 @@ export function runContractSuite(
       const items = listing.projects.flatMap((project) => project.sessions);
       for (const item of items) idOfPath.set(item.path, item.sessionId);
       expect(items.map((item) => item.path).sort()).toEqual(
-        [samplePath, linearPath, ...generatedPaths, join(dirname(samplePath), "broken.jsonl")].sort(),
+        [
+          samplePath,
+          linearPath,
+          ...generatedPaths,
+          join(dirname(samplePath), "broken.jsonl"),
+          strayPath,
+        ].sort(),
       );
       const sample = items.find((item) => item.path === samplePath)!;
       sampleId = sample.sessionId;
@@ -232,12 +241,16 @@ export function runContractSuite(
       expect(sample.projectId).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
       const project = listing.projects.find((group) => group.cwd === SAMPLE_CWD)!;
       expect(project.projectId).toBe(sampleProjectId);
-      // Newest first. A file that is not a session names no cwd: it is listed apart, with its error.
-      expect(project.sessions.map((item) => item.path)).toEqual([samplePath, linearPath]);
-      const unreadable = listing.projects.find((group) => group.cwd === "")!;
-      expect(unreadable.sessions.map((item) => item.path)).toEqual([
+      // Newest first. A file that is not a session names no cwd: it is listed with its error, in the
+      // project of the sessions in its folder, or apart when its folder holds none.
+      expect(project.sessions.map((item) => item.path)).toEqual([
+        samplePath,
+        linearPath,
         join(dirname(samplePath), "broken.jsonl"),
       ]);
+      expect(project.sessions[2]!.error).toBeTruthy();
+      const unreadable = listing.projects.find((group) => group.cwd === "")!;
+      expect(unreadable.sessions.map((item) => item.path)).toEqual([strayPath]);
       expect(unreadable.sessions[0]!.error).toBeTruthy();
       expect(await client.request("library.list", {})).toEqual(listing);
     });

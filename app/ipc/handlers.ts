@@ -106,9 +106,18 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
       cwd: project.cwd,
       sessions: project.sessions.map(listItem),
     }));
-    // Files that are not readable sessions are listed too, with their error, under their cwd (often "").
+    // Files that are not readable sessions are listed too, with their error, under their cwd; without
+    // one (no header), under the project of the sessions in their folder, as Pi keeps one folder per project.
     for (const session of failed) {
-      let group = groups.find((candidate) => candidate.cwd === session.cwd);
+      const folder = dirname(session.path);
+      let group =
+        session.cwd === ""
+          ? groups.find(
+              (candidate) =>
+                candidate.cwd !== "" && candidate.sessions.some((item) => dirname(item.path) === folder),
+            )
+          : undefined;
+      group ??= groups.find((candidate) => candidate.cwd === session.cwd);
       if (!group) {
         group = { projectId: handles.projectId(session.cwd), cwd: session.cwd, sessions: [] };
         groups.push(group);

@@ -43,6 +43,9 @@ function ScanProgress() {
   );
 }
 
+/** The group of files that name no project (no readable header), beside no session of one. */
+const NO_PROJECT = "No project (files without a session header)";
+
 export function LibrarySidebar() {
   const controller = useController();
   const status = useLibrary((s) => s.status);
@@ -83,9 +86,9 @@ export function LibrarySidebar() {
       <ul className="project-list">
         {groups.map((group) => (
           <li key={group.projectId} className="project">
-            <div className="project-name" title={group.cwd}>
+            <div className="project-name" title={group.cwd || NO_PROJECT}>
               {/* Isolated: the right-to-left box (an ellipsis at the start) must not move a leading "/" to the end. */}
-              <bdi>{group.cwd}</bdi>
+              <bdi>{group.cwd || NO_PROJECT}</bdi>
             </div>
             <ul className="session-list">
               {group.rows.map(({ item, depth, hit }) => (
