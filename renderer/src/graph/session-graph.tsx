@@ -14,6 +14,7 @@ import {
 import { type ReactNode, useEffect, useMemo } from "react";
 import { DEFAULT_LAYOUT, FILTER_MODES, type FilterMode } from "../../../shared/graph/index.ts";
 import { searchKey } from "../../../shared/session/entry-search.ts";
+import type { Problem } from "../../../shared/session/problems.ts";
 import { NODE_HEIGHT, NODE_WIDTH } from "../state/graph-model.ts";
 import { useController, useGraphModel, useGraphSelect, usePathSet, useSession } from "../state/hooks.tsx";
 import { type FlowNode, flowEdges, flowNodes } from "./flow-elements.ts";
@@ -236,6 +237,32 @@ function StatusLine() {
   );
 }
 
+const NO_PROBLEMS: readonly Problem[] = [];
+/** Problems a file without entries lists at most: what it is, not a scroll of its lines. */
+const EMPTY_FILE_PROBLEMS_SHOWN = 5;
+
+/** An empty session, or a file none of whose lines could be read as entries (and why, by line). */
+function NoEntries({ problems }: { problems: readonly Problem[] }) {
+  if (problems.length === 0) return <div className="empty">This session has no entries yet.</div>;
+  const shown = problems.slice(0, EMPTY_FILE_PROBLEMS_SHOWN);
+  return (
+    <div className="empty">
+      <p>No entries could be read from this file. The file is left as it is.</p>
+      <ul className="empty-problems">
+        {shown.map((problem) => (
+          <li key={`${problem.line}:${problem.kind}:${problem.message}`}>
+            {problem.line > 0 ? `Line ${problem.line}: ` : ""}
+            {problem.message}
+          </li>
+        ))}
+      </ul>
+      {problems.length > shown.length ? (
+        <p>{`and ${problems.length - shown.length} more (the problems list in the header has them all)`}</p>
+      ) : null}
+    </div>
+  );
+}
+
 export function SessionGraph() {
   const controller = useController();
   const status = useSession((s) => s.status);
@@ -243,6 +270,7 @@ export function SessionGraph() {
   const openingId = useSession((s) => s.openingId);
   const hasView = useSession((s) => s.view !== null);
   const empty = useSession((s) => s.view !== null && s.view.nodes.length === 0);
+  const problems = useSession((s) => s.view?.problems ?? NO_PROBLEMS);
   let body: ReactNode;
   if (status === "error") {
     body = (
@@ -257,7 +285,7 @@ export function SessionGraph() {
     );
   } else if (status === "loading" && !hasView) body = <div className="loading">Opening the session…</div>;
   else if (!hasView) body = <div className="empty">Open a session from the library to see its tree.</div>;
-  else if (empty) body = <div className="empty">This session has no entries yet.</div>;
+  else if (empty) body = <NoEntries problems={problems} />;
   else
     body = (
       <div className="graph-canvas" data-testid="graph">

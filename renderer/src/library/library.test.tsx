@@ -172,4 +172,45 @@ describe("error views", () => {
     await explorer.waitForContext("a0");
     explorer.unmount();
   });
+
+  it("tells a file with no readable entries from an empty session, by its problems' lines", async () => {
+    const explorer = await renderExplorer([
+      { sessionId: "broken", text: "not json at all\n{also not\n" },
+      { sessionId: "fresh", text: sessionText([]) },
+    ]);
+    await act(() => explorer.controller.openSession("broken"));
+    const graph = screen.getByRole("region", { name: "Session graph" });
+    expect(graph.textContent).toContain("No entries could be read from this file.");
+    expect(graph.textContent).toMatch(/Line 1: The line is not valid JSON/);
+    expect(graph.textContent).toMatch(/Line 2: The line is not valid JSON/);
+    expect(screen.getByRole("region", { name: "Context preview" }).textContent).toContain(
+      "No entries: from here Pi would send nothing.",
+    );
+    await act(() => explorer.controller.openSession("fresh"));
+    expect(screen.getByRole("region", { name: "Session graph" }).textContent).toContain(
+      "This session has no entries yet.",
+    );
+    explorer.unmount();
+  });
+
+  it("keeps the open session whole on view when another cannot be opened, and says why", async () => {
+    const explorer = await renderExplorer([
+      { sessionId: "one", text: sessionText(conversation(1)) },
+      { sessionId: "two", text: sessionText(conversation(2)) },
+    ]);
+    await act(() => explorer.controller.openSession("one"));
+    await explorer.waitForContext("a0");
+    explorer.client.failing.set("session.open", new ArborError("io", "The file cannot be read."));
+    await act(() => explorer.controller.openSession("two"));
+    const state = explorer.controller.stores.session.getState();
+    expect(state.status).toBe("ready");
+    expect(state.view?.sessionId).toBe("one");
+    expect(document.querySelector(".graph-panel .error-view")).toBeNull();
+    expect(explorer.controller.stores.live.getState().notice).toMatchObject({
+      kind: "error",
+      text: "The session could not be opened: The file cannot be read.",
+    });
+    expect(document.querySelector('.react-flow__node[data-id="a0"]')).not.toBeNull();
+    explorer.unmount();
+  });
 });

@@ -215,6 +215,7 @@ function VirtualList({ items, onReveal }: { items: PreviewItem[]; onReveal: (id:
 export function ContextPreview() {
   const controller = useController();
   const hasSession = useSession((s) => s.view !== null);
+  const noEntries = useSession((s) => s.view !== null && s.view.nodes.length === 0);
   const selectedId = useSession((s) => s.selectedId);
   const status = useContextPreview((s) => s.status);
   const error = useContextPreview((s) => s.error);
@@ -225,6 +226,7 @@ export function ContextPreview() {
 
   let body: ReactNode;
   if (!hasSession) body = <div className="empty">Open a session to see the context Pi would send.</div>;
+  else if (noEntries) body = <div className="empty">No entries: from here Pi would send nothing.</div>;
   else if (selectedId === null)
     body = <div className="empty">Select an entry: its context appears here.</div>;
   else if (status === "error")

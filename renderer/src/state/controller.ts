@@ -238,7 +238,13 @@ export function createController(
       markOpen(view.sessionId);
     } catch (error) {
       if (serial !== openSerial || disposed) return;
-      session.setState({ status: "error", error: messageOf(error) });
+      if (session.getState().view === null) {
+        session.setState({ status: "error", error: messageOf(error) });
+        return;
+      }
+      // The session on view stays open (the main process keeps it when a switch fails): it stays on view, whole.
+      session.setState({ status: "ready", error: null, openingId: null });
+      notify("error", `The session could not be opened: ${messageOf(error)}`);
     }
   }
 
