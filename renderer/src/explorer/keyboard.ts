@@ -28,18 +28,21 @@ export function handleExplorerKey(
   event: KeyboardEvent,
   focusSearch: () => void,
 ): boolean {
-  if (event.defaultPrevented || isEditable(event.target)) return false;
+  if (event.defaultPrevented) return false;
   const state = controller.stores.session.getState();
   if (!state.view || state.labelEditor) return false;
-  if (event.target instanceof Element && event.target.closest(".preview-scroll, .raw-entry")) return false;
   const ctrl = event.ctrlKey || event.metaKey;
   const run = (action: () => void) => {
     event.preventDefault();
     action();
     return true;
   };
-  if (ctrl && (event.key === "o" || event.key === "O"))
+  // Ctrl+O edits no text: it cycles the filter wherever the focus is (right after typing a search, say),
+  // and the browser's Open File never sees it.
+  if (ctrl && !event.altKey && (event.key === "o" || event.key === "O"))
     return run(() => controller.cycleFilter(event.shiftKey));
+  if (isEditable(event.target)) return false;
+  if (event.target instanceof Element && event.target.closest(".preview-scroll, .raw-entry")) return false;
   switch (event.key) {
     case "/":
       return run(focusSearch);

@@ -62,7 +62,20 @@ describe("the session graph", () => {
       expect(shownEntries(explorer)).toEqual(new Set(expectedVisible(explorer, "s6", mode)));
     }
     key({ key: "O", ctrlKey: true, shiftKey: true });
-    await waitFor(() => expect(filter.value).toBe(cycleFilterMode(mode, true)));
+    mode = cycleFilterMode(mode, true);
+    await waitFor(() => expect(filter.value).toBe(mode));
+    // From the search boxes and the Filter select too, and the browser does not get it.
+    const searches = [
+      screen.getByRole("searchbox", { name: "Search entries" }),
+      screen.getByRole("searchbox", { name: "Search sessions" }),
+    ];
+    for (const target of [...searches, filter]) {
+      target.focus();
+      const notHandled = fireEvent.keyDown(target, { key: "o", ctrlKey: true });
+      expect(notHandled).toBe(false);
+      mode = cycleFilterMode(mode);
+      await waitFor(() => expect(filter.value).toBe(mode));
+    }
     explorer.unmount();
   });
 
