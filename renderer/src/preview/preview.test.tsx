@@ -94,6 +94,23 @@ describe("the context preview", () => {
     explorer.unmount();
   });
 
+  it("keeps only web and mail links as links: a javascript: or relative one is text", async () => {
+    const links =
+      "[web](https://example.com/a) [mail](mailto:a@example.com) [js](javascript:alert(1)) [rel](./notes.md) [hash](#top)";
+    const text = sessionText([user("u0", "links"), assistant("a0", links)]);
+    const explorer = await renderExplorer([{ sessionId: "links", text }], { open: "links" });
+    const region = await explorer.waitForContext("a0");
+    const message = region.querySelector<HTMLElement>('[data-entry-id="a0"]')!;
+    const anchors = [...message.querySelectorAll("a")];
+    expect(anchors.map((a) => [a.textContent, a.getAttribute("href"), a.target])).toEqual([
+      ["web", "https://example.com/a", "_blank"],
+      ["mail", "mailto:a@example.com", "_blank"],
+    ]);
+    const dead = [...message.querySelectorAll(".markdown-dead-link")].map((span) => span.textContent);
+    expect(dead).toEqual(["js", "rel", "hash"]);
+    explorer.unmount();
+  });
+
   it("renders code blocks, collapsed thinking, tool calls with JSON, edit diffs, long results collapsed, bash exit codes", async () => {
     const longOutput = Array.from({ length: 30 }, (_, i) => `line ${i}`).join("\n");
     const entries = [
