@@ -193,13 +193,17 @@ function contentChars(content: unknown): number {
   return chars;
 }
 
+/** A line that only opens or closes a code block ("```sh", "~~~"): it says nothing of the text. */
+const CODE_FENCE = /^(?:`{3,}|~{3,})[\w+#.-]*$/;
+
+/** The text's first line that says something (not blank, not a bare code fence), cut to PREVIEW_LENGTH. */
 export function firstLine(text: string): string {
   let start = 0;
   // Skip leading blank lines without splitting the whole (possibly huge) text.
   for (;;) {
     const end = text.indexOf("\n", start);
     const line = (end === -1 ? text.slice(start, start + PREVIEW_LENGTH * 4) : text.slice(start, end)).trim();
-    if (line || end === -1)
+    if ((line && !CODE_FENCE.test(line)) || end === -1)
       return line.length > PREVIEW_LENGTH ? `${line.slice(0, PREVIEW_LENGTH - 1)}…` : line;
     start = end + 1;
   }

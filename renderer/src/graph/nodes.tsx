@@ -83,7 +83,11 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<EntryFl
       <Handle type="target" position={positions.target} isConnectable={false} />
       <div className="node-title">
         <span className="node-kind">{look.title}</span>
-        {node.label !== null ? <span className="badge label">{node.label}</span> : null}
+        {node.label !== null ? (
+          <span className="badge label" title={node.label}>
+            {node.label}
+          </span>
+        ) : null}
         {isLeaf ? <span className="badge leaf-badge">leaf</span> : null}
         {hostsHiddenLeaf ? <HiddenLeafBadge /> : null}
         {foldable || folded ? (

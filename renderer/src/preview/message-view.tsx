@@ -9,6 +9,11 @@ import { lineDiff } from "./diff.ts";
 import { MarkdownText } from "./markdown.tsx";
 
 /** Tool results and bash output longer than this many lines start collapsed. */
+/** A role as words: Pi's camelCase roles ("compactionSummary") would read as one word once upper-cased. */
+function roleWords(role: string): string {
+  return role.replace(/([a-z0-9])([A-Z])/g, "$1 $2");
+}
+
 export const COLLAPSE_LINES = 8;
 
 type Json = Record<string, unknown>;
@@ -277,7 +282,7 @@ export const MessageView = memo(function MessageView({
       data-index={index}
     >
       <header className="message-header">
-        <span className={`role-name role-${role}`}>{role}</span>
+        <span className={`role-name role-${role}`}>{roleWords(role)}</span>
         <span className="message-details">{headerDetails(body)}</span>
         {tokenEstimate !== null ? <span className="muted">~{tokenEstimate.toLocaleString()} tok</span> : null}
         {entryId ? (
