@@ -10,6 +10,9 @@ import { useController, useLibrary, useLive, useSession } from "../state/hooks.t
 import { handleExplorerKey } from "./keyboard.ts";
 import { LabelDialog } from "./label-dialog.tsx";
 
+/** A badly damaged file can hold a problem per line: the header lists this many, and counts the rest. */
+const PROBLEMS_LISTED = 500;
+
 function focusSearch() {
   const input = document.getElementById(SEARCH_INPUT_ID);
   if (input instanceof HTMLInputElement) {
@@ -42,13 +45,22 @@ function SessionHeader() {
           {view.live ? (
             <span
               className="badge live"
-              title="The file changed in the last few seconds: a Pi is probably writing it"
+              title="Another program changed the file in the last few seconds: a Pi is probably writing it"
             >
               live
             </span>
           ) : null}
           {view.problems.length > 0 ? (
-            <details className="problems-menu">
+            <details
+              className="problems-menu"
+              onKeyDown={(event) => {
+                const menu = event.currentTarget;
+                if (event.key !== "Escape" || !menu.open) return;
+                event.preventDefault();
+                menu.open = false;
+                menu.querySelector("summary")?.focus();
+              }}
+            >
               <summary
                 className="badge warning"
                 title="Problems found while reading the file: click for the list"
@@ -56,11 +68,19 @@ function SessionHeader() {
                 {view.problems.length} problem{view.problems.length === 1 ? "" : "s"}
               </summary>
               <ul className="problems" aria-label="Problems in the file">
-                {view.problems.map((problem) => (
-                  <li key={`${problem.line}:${problem.kind}`} className={`problem ${problem.severity}`}>
+                {view.problems.slice(0, PROBLEMS_LISTED).map((problem) => (
+                  <li
+                    key={`${problem.line}:${problem.kind}:${problem.message}`}
+                    className={`problem ${problem.severity}`}
+                  >
                     line {problem.line}: {problem.severity}: {problem.message}
                   </li>
                 ))}
+                {view.problems.length > PROBLEMS_LISTED ? (
+                  <li className="problem more">
+                    {`and ${(view.problems.length - PROBLEMS_LISTED).toLocaleString()} more (the Entry tab shows each entry's own)`}
+                  </li>
+                ) : null}
               </ul>
             </details>
           ) : null}
@@ -111,14 +131,18 @@ export function App() {
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, [controller]);
+  // While the label dialog is open, the window behind it takes no focus and no clicks: the dialog is modal.
+  const modal = useSession((s) => s.labelEditor !== null);
   return (
     <div className="app">
-      <SessionHeader />
-      <main className="workspace">
-        <LibrarySidebar />
-        <SessionGraph />
-        <SidePanel />
-      </main>
+      <div className="app-body" inert={modal}>
+        <SessionHeader />
+        <main className="workspace">
+          <LibrarySidebar />
+          <SessionGraph />
+          <SidePanel />
+        </main>
+      </div>
       <LabelDialog />
     </div>
   );

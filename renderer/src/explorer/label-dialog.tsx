@@ -1,6 +1,7 @@
 /** Shift+L: edit the label of the entry under the cursor (an empty label clears it). */
 
 import { useEffect, useRef } from "react";
+import { focusGraph } from "../graph/session-graph.tsx";
 import { useController, useSession } from "../state/hooks.tsx";
 
 export function LabelDialog() {
@@ -9,12 +10,32 @@ export function LabelDialog() {
   const input = useRef<HTMLInputElement>(null);
   const open = editor !== null;
   useEffect(() => {
-    if (open) input.current?.focus();
+    if (!open) return;
+    // Focus goes back where it was (the graph, mostly) when the dialog closes, not to the page's body.
+    const before = document.activeElement;
+    input.current?.focus();
+    return () => {
+      if (before instanceof HTMLElement && before.isConnected && before !== document.body) {
+        before.focus({ preventScroll: true });
+      } else focusGraph();
+    };
   }, [open]);
   if (!editor) return null;
   return (
     <div className="dialog-backdrop">
-      <div className="dialog" role="dialog" aria-modal="true" aria-labelledby="label-dialog-title">
+      <div
+        className="dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="label-dialog-title"
+        onKeyDown={(event) => {
+          // From the buttons too, not only the text field.
+          if (event.key === "Escape") {
+            event.preventDefault();
+            controller.cancelLabel();
+          }
+        }}
+      >
         <form
           onSubmit={(event) => {
             event.preventDefault();
@@ -29,12 +50,6 @@ export function LabelDialog() {
             maxLength={200}
             placeholder="(empty clears the label)"
             onChange={(event) => controller.setLabelText(event.target.value)}
-            onKeyDown={(event) => {
-              if (event.key === "Escape") {
-                event.preventDefault();
-                controller.cancelLabel();
-              }
-            }}
           />
           <div className="dialog-buttons">
             <button type="button" onClick={() => controller.cancelLabel()}>

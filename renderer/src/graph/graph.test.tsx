@@ -338,6 +338,25 @@ describe("labels, links and live sessions", () => {
     explorer.unmount();
   });
 
+  it("the label dialog is modal: the window behind is inert, Esc closes it from a button, focus returns", async () => {
+    const explorer = await renderExplorer([{ sessionId: "c", text: sessionText(conversation(3)) }], {
+      open: "c",
+    });
+    const graph = screen.getByRole("region", { name: "Session graph" });
+    graph.focus();
+    key({ key: "L", shiftKey: true }, graph);
+    const input = await screen.findByRole("textbox", { name: "Label" });
+    expect(document.activeElement).toBe(input);
+    expect(graph.closest("[inert]")).not.toBeNull();
+    const cancel = screen.getByRole("button", { name: "Cancel" });
+    cancel.focus();
+    fireEvent.keyDown(cancel, { key: "Escape" });
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    expect(graph.closest("[inert]")).toBeNull();
+    expect(document.activeElement).toBe(graph);
+    explorer.unmount();
+  });
+
   it("copies a deep link, and a deep link opens its session with its entry selected and revealed", async () => {
     const sessions = [
       { sessionId: "one", text: sessionText(conversation(2)) },

@@ -193,6 +193,24 @@ describe("error views", () => {
     explorer.unmount();
   });
 
+  it("lists a damaged file's first problems in the header, counts the rest, and Esc closes the list", async () => {
+    const damage = Array.from({ length: 600 }, (_, i) => `not json ${i}`).join("\n");
+    const text = `${sessionText(conversation(1))}${damage}\n`;
+    const explorer = await renderExplorer([{ sessionId: "damaged", text }]);
+    await act(() => explorer.controller.openSession("damaged"));
+    const menu = document.querySelector<HTMLDetailsElement>("details.problems-menu")!;
+    expect(menu.querySelector("summary")!.textContent).toBe("600 problems");
+    menu.open = true;
+    const items = [...menu.querySelectorAll("li")];
+    expect(items).toHaveLength(501);
+    expect(items[0]!.textContent).toMatch(/^line \d+: /);
+    expect(items[500]!.textContent).toContain("and 100 more");
+    fireEvent.keyDown(menu.querySelector("summary")!, { key: "Escape" });
+    expect(menu.open).toBe(false);
+    expect(document.activeElement).toBe(menu.querySelector("summary"));
+    explorer.unmount();
+  });
+
   it("keeps the open session whole on view when another cannot be opened, and says why", async () => {
     const explorer = await renderExplorer([
       { sessionId: "one", text: sessionText(conversation(1)) },
