@@ -314,8 +314,9 @@ export function createController(
     // Pi clears folds whenever the filter changes.
     session.setState({ filterMode: mode, folded: new Set() });
     settleCursor();
-    // Another filter lays out other nodes: the view follows the cursor rather than staying on empty space.
-    centreOn(session.getState().cursorId);
+    // Another filter lays out other nodes: the view goes to the cursor rather than staying on empty space;
+    // at once, since the whole layout changed (and a Fit right after must not be undone by a late animation).
+    centreOn(session.getState().cursorId, false);
   }
 
   function setSearchQuery(query: string) {

@@ -78,7 +78,7 @@ describe("the controller", () => {
     controller.setFilterMode("user-only");
     expect(stores.session.getState().centreRequest).toMatchObject({
       entryId: stores.session.getState().cursorId,
-      animate: true,
+      animate: false,
     });
     expect(stores.session.getState().centreRequest!.serial).toBeGreaterThan(selected.serial);
     controller.dispose();
