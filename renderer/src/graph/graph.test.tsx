@@ -348,6 +348,13 @@ describe("labels, links and live sessions", () => {
     const input = await screen.findByRole("textbox", { name: "Label" });
     expect(document.activeElement).toBe(input);
     expect(graph.closest("[inert]")).not.toBeNull();
+    // Tab wraps around inside it, both ways.
+    const save = screen.getByRole("button", { name: "Save label" });
+    save.focus();
+    fireEvent.keyDown(save, { key: "Tab" });
+    expect(document.activeElement).toBe(input);
+    fireEvent.keyDown(input, { key: "Tab", shiftKey: true });
+    expect(document.activeElement).toBe(save);
     const cancel = screen.getByRole("button", { name: "Cancel" });
     cancel.focus();
     fireEvent.keyDown(cancel, { key: "Escape" });
