@@ -14,7 +14,26 @@ import {
   type SessionListItem,
 } from "../../shared/ipc/contract.ts";
 import type { SessionLibrary } from "../library/index.ts";
-import { encodedCwd, SAMPLE_IDS, tempFolder, writeSampleSession } from "../runtime/testing.ts";
+import {
+  encodedCwd,
+  SAMPLE_IDS,
+  tempFolder,
+  writeLinearSession,
+  writeSampleSession,
+} from "../runtime/testing.ts";
+import { readSession } from "../../shared/session/index.ts";
+
+/** The entry ids of a file as a fresh read gives them, depth-first. */
+function freshIds(path: string): string[] {
+  const index = readSession(readFileSync(path, "utf8"));
+  const ids: string[] = [];
+  const visit = (id: string) => {
+    ids.push(id);
+    for (const child of index.nodes.get(id)!.children) visit(child);
+  };
+  for (const root of index.roots) visit(root);
+  return ids;
+}
 import { applySessionDelta } from "../../shared/ipc/session-delta.ts";
 import { createEventHub } from "./event-sink.ts";
 import { createArborHandlers } from "./handlers.ts";
@@ -103,6 +122,23 @@ describe("the demo library", () => {
 });
 
 describe("changes made by other writers", () => {
+  it("opening the open session again reads its file first: deleted, it is not found; recreated, its new content", async () => {
+    writeSampleSession(samplePath);
+    const created = host();
+    const [item] = items(await created.handlers["library.rescan"]({}));
+    const first = await created.handlers["session.open"]({ sessionId: item!.sessionId });
+    expect(first.nodes.length).toBeGreaterThan(1);
+    rmSync(samplePath);
+    await expect(created.handlers["session.open"]({ sessionId: item!.sessionId })).rejects.toMatchObject({
+      code: "not-found",
+    });
+    // Written again (as another program might), with other entries: those are what opens.
+    writeLinearSession(samplePath, { turns: 2, prefix: "dd" });
+    const again = await created.handlers["session.open"]({ sessionId: item!.sessionId });
+    expect(again.nodes.map((node) => node.id)).toEqual(freshIds(samplePath));
+    expect(again.nodes.every((node) => node.id.startsWith("dd"))).toBe(true);
+  });
+
   it("sends session.appended for lines Pi appends, and session.reloaded for truncation and deletion", async () => {
     writeSampleSession(samplePath);
     const created = host();

@@ -367,7 +367,15 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
           "That session is not in the library (the id was not issued by Arbor).",
         );
       }
-      if (runtime.session?.path === path) return sessionView(runtime.session);
+      const open = runtime.session;
+      if (open?.path === path) {
+        // What the file holds now, not the last read: it may have been deleted (or recreated) since.
+        open.refresh();
+        if (!open.exists) {
+          throw new ArborError("not-found", "The session file no longer exists; rescan the library.");
+        }
+        return sessionView(open);
+      }
       return replaced(await runtime.switchSession(path), "Opening the session");
     },
 

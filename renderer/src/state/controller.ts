@@ -114,6 +114,8 @@ export function createController(
   let noticeSerial = 0;
   let centreSerial = 0;
   let fitSerial = 0;
+  /** The session a deletion closed, until another opens: it comes back if its file is written again. */
+  let closedByDeletion: string | null = null;
   let searchTimer: ReturnType<typeof setTimeout> | null = null;
   let fullTextTimer: ReturnType<typeof setTimeout> | null = null;
   /** The words last asked for (`searchKey`), the requests made, and the newest whose answer is shown. */
@@ -226,6 +228,7 @@ export function createController(
 
   async function openSession(sessionId: string, leafId: string | null = null) {
     const serial = ++openSerial;
+    closedByDeletion = null;
     const pending = { sessionId, leafId };
     pendingOpen = pending;
     session.setState({ status: "loading", error: null, openingId: sessionId });
@@ -623,7 +626,10 @@ export function createController(
       }),
       client.on("session.reloaded", ({ sessionId, reason, view }) => {
         const state = session.getState();
-        if (state.view?.sessionId !== sessionId) return;
+        // A file deleted and written again (an editor's save, a copy over it) comes back if nothing else was opened.
+        const back = state.view === null && closedByDeletion === sessionId && view !== null;
+        if (state.view?.sessionId !== sessionId && !back) return;
+        closedByDeletion = null;
         const why = {
           truncated: "The file got shorter",
           replaced: "The file was replaced",
@@ -634,6 +640,7 @@ export function createController(
         if (view === null) {
           session.setState({ ...initialSessionState, direction: state.direction, follow: state.follow });
           live.setState({ reloadNotice: `${why}: the session was closed.` });
+          closedByDeletion = sessionId;
           return;
         }
         const selected = state.selectedId;

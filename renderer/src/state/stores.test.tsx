@@ -144,6 +144,27 @@ describe("the controller", () => {
     controller.dispose();
   });
 
+  it("a session its file's deletion closed comes back when the file is written again", async () => {
+    const { client, stores, controller } = setup();
+    await controller.start();
+    await controller.openSession("one");
+    const view = stores.session.getState().view!;
+    client.emit("session.reloaded", { sessionId: "one", reason: "deleted", view: null });
+    expect(stores.session.getState().view).toBeNull();
+    expect(stores.live.getState().reloadNotice).toBe("The file was deleted: the session was closed.");
+    client.emit("session.reloaded", { sessionId: "one", reason: "recreated", view });
+    expect(stores.session.getState().view?.sessionId).toBe("one");
+    expect(stores.live.getState().reloadNotice).toBe(
+      "The file was deleted and created again: Arbor read it again.",
+    );
+    // Once another session was opened, a late return of the closed one changes nothing.
+    client.emit("session.reloaded", { sessionId: "one", reason: "deleted", view: null });
+    await controller.openSession("two");
+    client.emit("session.reloaded", { sessionId: "one", reason: "recreated", view });
+    expect(stores.session.getState().view?.sessionId).toBe("two");
+    controller.dispose();
+  });
+
   it("ignores a slow session.open answer once another session was opened", async () => {
     const { client, stores, controller } = setup();
     await controller.start();
