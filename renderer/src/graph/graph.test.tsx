@@ -192,6 +192,28 @@ describe("the session graph", () => {
     explorer.unmount();
   });
 
+  it("in a large session, searches once typing pauses; Enter does not wait for the pause", async () => {
+    // 60 entries stand for 20k: the rule is the count, and jsdom draws slowly.
+    const explorer = await renderExplorer(generatedSessions([31], 60), {
+      open: "s31",
+      searchAsTypedBelow: 50,
+    });
+    const search = screen.getByRole("searchbox", { name: "Search entries" }) as HTMLInputElement;
+    const asked = () => explorer.controller.stores.session.getState().searchQuery;
+    fireEvent.change(search, { target: { value: "u" } });
+    fireEvent.change(search, { target: { value: "us" } });
+    expect(search.value).toBe("us");
+    expect(asked()).toBe("");
+    await waitFor(() => expect(asked()).toBe("us"));
+    fireEvent.change(search, { target: { value: "use" } });
+    fireEvent.keyDown(search, { key: "Enter" });
+    expect(asked()).toBe("use");
+    fireEvent.keyDown(search, { key: "Escape" });
+    expect(search.value).toBe("");
+    expect(asked()).toBe("");
+    explorer.unmount();
+  });
+
   it("adds the main process's full-text matches: later lines, tool call arguments", async () => {
     const caller: HandEntry = {
       id: "a0",

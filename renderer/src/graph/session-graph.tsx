@@ -11,7 +11,7 @@ import {
   ReactFlowProvider,
   useReactFlow,
 } from "@xyflow/react";
-import { type ReactNode, useEffect, useMemo } from "react";
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { DEFAULT_LAYOUT, FILTER_MODES, type FilterMode } from "../../../shared/graph/index.ts";
 import { searchKey } from "../../../shared/session/entry-search.ts";
 import type { Problem } from "../../../shared/session/problems.ts";
@@ -37,6 +37,61 @@ export const FILTER_LABELS: Record<FilterMode, string> = {
   "labeled-only": "Labelled",
   all: "All entries",
 };
+
+/** The entry search. A large session's graph takes the words once typing pauses, not on every key. */
+function SearchBox() {
+  const controller = useController();
+  const query = useSession((s) => s.searchQuery);
+  const [text, setText] = useState(query);
+  const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const cancel = useCallback(() => {
+    if (pending.current !== null) clearTimeout(pending.current);
+    pending.current = null;
+  }, []);
+  // The query set elsewhere (Esc, a new session) is what the box shows.
+  useEffect(() => {
+    cancel();
+    setText(query);
+  }, [query, cancel]);
+  useEffect(() => cancel, [cancel]);
+  const commit = (value: string) => {
+    cancel();
+    controller.setSearchQuery(value);
+  };
+  return (
+    <input
+      id={SEARCH_INPUT_ID}
+      type="search"
+      aria-label="Search entries"
+      placeholder="Search ( / )"
+      value={text}
+      onChange={(event) => {
+        const value = event.target.value;
+        setText(value);
+        const pause = controller.searchPauseMs();
+        if (pause === 0) commit(value);
+        else {
+          cancel();
+          pending.current = setTimeout(() => commit(value), pause);
+        }
+      }}
+      onKeyDown={(event) => {
+        if (event.key === "Enter") {
+          event.preventDefault();
+          // Words still waiting for a pause count first.
+          if (pending.current !== null) commit(text);
+          controller.stepMatch(event.shiftKey ? -1 : 1);
+        } else if (event.key === "Escape") {
+          event.preventDefault();
+          cancel();
+          setText("");
+          controller.clearSearch();
+          event.currentTarget.blur();
+        }
+      }}
+    />
+  );
+}
 
 function GraphToolbar() {
   const controller = useController();
@@ -70,24 +125,7 @@ function GraphToolbar() {
           ))}
         </select>
       </label>
-      <input
-        id={SEARCH_INPUT_ID}
-        type="search"
-        aria-label="Search entries"
-        placeholder="Search ( / )"
-        value={query}
-        onChange={(event) => controller.setSearchQuery(event.target.value)}
-        onKeyDown={(event) => {
-          if (event.key === "Enter") {
-            event.preventDefault();
-            controller.stepMatch(event.shiftKey ? -1 : 1);
-          } else if (event.key === "Escape") {
-            event.preventDefault();
-            controller.clearSearch();
-            event.currentTarget.blur();
-          }
-        }}
-      />
+      <SearchBox />
       <span
         className="match-info"
         aria-live="polite"

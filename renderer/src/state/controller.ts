@@ -41,7 +41,13 @@ export interface ControllerOptions {
   /** The page's location (deep links come from its query). */
   location?: { search: string; href: string };
   writeClipboard?: (text: string) => Promise<void>;
+  /** Sessions with this many entries or more search once typing pauses (`searchPauseMs`). */
+  searchAsTypedBelow?: number;
 }
+
+/** From this many entries on, each search redraws a graph large enough to feel on every key. */
+const SEARCH_AS_TYPED_BELOW = 20_000;
+const SEARCH_TYPING_PAUSE_MS = 200;
 
 export interface Controller {
   readonly stores: Stores;
@@ -49,6 +55,8 @@ export interface Controller {
   start(): Promise<void>;
   dispose(): void;
   model(): GraphModel | null;
+  /** How long the search box waits for typing to pause before searching: 0 (every key) unless the session is large. */
+  searchPauseMs(): number;
   // library
   loadLibrary(): Promise<void>;
   rescan(): Promise<void>;
@@ -788,6 +796,10 @@ export function createController(
     stepMatch,
     reveal,
     centreOn,
+    searchPauseMs() {
+      const entries = session.getState().view?.nodes.length ?? 0;
+      return entries >= (options.searchAsTypedBelow ?? SEARCH_AS_TYPED_BELOW) ? SEARCH_TYPING_PAUSE_MS : 0;
+    },
     fitView() {
       session.setState({ fitRequest: { serial: ++fitSerial, animate: true } });
     },

@@ -42,6 +42,8 @@ export async function renderExplorer(
     client?: FakeClientOptions;
     /** Runs before the explorer starts (to make requests fail, say). */
     prepare?: (client: FakeClient) => void;
+    /** `ControllerOptions.searchAsTypedBelow`: a small session can stand for a large one. */
+    searchAsTypedBelow?: number;
   } = {},
 ): Promise<Explorer> {
   const client = createFakeClient(sessions, options.client);
@@ -53,6 +55,7 @@ export async function renderExplorer(
     writeClipboard: async (text) => {
       clipboard.push(text);
     },
+    ...(options.searchAsTypedBelow === undefined ? {} : { searchAsTypedBelow: options.searchAsTypedBelow }),
   });
   const result = render(
     <ControllerProvider controller={controller}>
