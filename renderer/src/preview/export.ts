@@ -3,6 +3,7 @@
 import type { ContextView } from "../../../shared/ipc/contract.ts";
 import { isRecord, textOf } from "../../../shared/session/index.ts";
 import type { ContextMode } from "../state/stores.ts";
+import { base64Bytes, formatBytes } from "./format.ts";
 
 export function contextAsJson(view: ContextView, mode: ContextMode): string {
   if (mode === "llm" && view.llm) return JSON.stringify(view.llm, null, 2);
@@ -17,6 +18,36 @@ function fence(text: string, language = ""): string {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((match) => match[0].length));
   const ticks = "`".repeat(longest + 1);
   return `${ticks}${language}\n${text}\n${ticks}`;
+}
+
+/** A message's content: its text, and each image as a note of its type and size (the data is not copied). */
+function contentMarkdown(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  const parts: string[] = [];
+  for (const block of content) {
+    if (!isRecord(block)) continue;
+    if (block.type === "text" && typeof block.text === "string") parts.push(block.text);
+    else if (block.type === "image") {
+      const data = typeof block.data === "string" ? block.data : "";
+      const mimeType = typeof block.mimeType === "string" ? block.mimeType : "image";
+      parts.push(`[image: ${mimeType}, ${formatBytes(base64Bytes(data))}]`);
+    }
+  }
+  return parts.join("\n\n");
+}
+
+/** What the preview's bash badges say, as sentences. */
+function bashNotes(message: Record<string, unknown>): string[] {
+  const notes: string[] = [];
+  if (message.cancelled === true) notes.push("Cancelled.");
+  notes.push(typeof message.exitCode === "number" ? `Exit code ${message.exitCode}.` : "No exit code.");
+  if (message.truncated === true) {
+    const path = typeof message.fullOutputPath === "string" ? message.fullOutputPath : "";
+    notes.push(path ? `Output truncated; the whole of it is in ${path}.` : "Output truncated.");
+  }
+  if (message.excludeFromContext === true) notes.push("Not sent to the model.");
+  return notes;
 }
 
 function messageMarkdown(message: Record<string, unknown>): string {
@@ -47,17 +78,20 @@ function messageMarkdown(message: Record<string, unknown>): string {
         `**${String(message.toolName)}**${message.isError ? " (error)" : ""}`,
         fence(textOf(message.content)),
       );
+      for (const block of Array.isArray(message.content) ? message.content : []) {
+        if (isRecord(block) && block.type === "image") parts.push(contentMarkdown([block]));
+      }
       break;
     case "bashExecution":
       parts.push(fence(`$ ${String(message.command)}\n${String(message.output ?? "")}`, "sh"));
-      if (typeof message.exitCode === "number") parts.push(`Exit code ${message.exitCode}.`);
+      parts.push(bashNotes(message).join(" "));
       break;
     case "branchSummary":
     case "compactionSummary":
       parts.push(String(message.summary ?? ""));
       break;
     default:
-      parts.push(textOf(message.content) || (typeof message.content === "string" ? message.content : ""));
+      parts.push(contentMarkdown(message.content));
   }
   return parts.filter(Boolean).join("\n\n");
 }

@@ -7,6 +7,7 @@ import { memo, type ReactNode } from "react";
 import { isRecord } from "../../../shared/session/index.ts";
 import { lineDiff } from "./diff.ts";
 import { MarkdownText } from "./markdown.tsx";
+import { base64Bytes, formatBytes } from "./format.ts";
 
 /** Tool results and bash output longer than this many lines start collapsed. */
 /** A role as words: Pi's camelCase roles ("compactionSummary") would read as one word once upper-cased. */
@@ -22,16 +23,10 @@ function str(value: unknown): string {
   return typeof value === "string" ? value : "";
 }
 
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
-
 export function ImageBlock({ block }: { block: Json }) {
   const data = str(block.data);
   const mimeType = str(block.mimeType) || "image/png";
-  const bytes = Math.floor((data.replace(/=+$/, "").length * 3) / 4);
+  const bytes = base64Bytes(data);
   const safeType = /^image\/[a-z0-9.+-]+$/i.test(mimeType) ? mimeType : "application/octet-stream";
   return (
     <figure className="image-block">

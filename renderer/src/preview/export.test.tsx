@@ -1,0 +1,79 @@
+/** The context as Markdown: what the preview shows, images and bash status included, as text. */
+
+import { describe, expect, it } from "vitest";
+import type { ContextView } from "../../../shared/ipc/contract.ts";
+import type { AgentMessage } from "../../../shared/session/types.ts";
+import { contextAsMarkdown } from "./export.ts";
+
+const png = "A".repeat(4000); // 3,000 bytes of base64
+
+function viewOf(messages: Record<string, unknown>[]): ContextView {
+  return {
+    leafId: "x9",
+    messages: messages.map((message, i) => ({
+      entryId: `x${i}`,
+      message: message as unknown as AgentMessage,
+      tokenEstimate: 1,
+    })),
+    llm: null,
+    thinkingLevel: "off",
+    model: { provider: "anthropic", modelId: "claude-test" },
+    compaction: null,
+    edits: [],
+    tokenEstimate: messages.length,
+    lastInputTokens: null,
+  };
+}
+
+describe("contextAsMarkdown", () => {
+  it("notes each image by type and size, in user messages and tool results, without its data", () => {
+    const markdown = contextAsMarkdown(
+      viewOf([
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "What is in this screenshot?" },
+            { type: "image", mimeType: "image/png", data: png },
+          ],
+          timestamp: 1,
+        },
+        {
+          role: "toolResult",
+          toolCallId: "t1",
+          toolName: "read",
+          content: [
+            { type: "text", text: "Read image file" },
+            { type: "image", mimeType: "image/jpeg", data: png },
+          ],
+          isError: false,
+          timestamp: 2,
+        },
+      ]),
+    );
+    expect(markdown).toContain("What is in this screenshot?\n\n[image: image/png, 2.9 KB]");
+    expect(markdown).toContain("[image: image/jpeg, 2.9 KB]");
+    expect(markdown).not.toContain(png.slice(0, 100));
+  });
+
+  it("says what the preview's bash badges say: exit code, cancelled, truncated, not sent", () => {
+    const bash = (fields: Record<string, unknown>) => ({
+      role: "bashExecution",
+      command: "make",
+      output: "...",
+      timestamp: 1,
+      ...fields,
+    });
+    const markdown = contextAsMarkdown(
+      viewOf([
+        bash({ exitCode: 2 }),
+        bash({ cancelled: true }),
+        bash({ exitCode: 0, truncated: true, fullOutputPath: "/tmp/pi-bash-1.log" }),
+        bash({ exitCode: 0, excludeFromContext: true }),
+      ]),
+    );
+    expect(markdown).toContain("Exit code 2.");
+    expect(markdown).toContain("Cancelled. No exit code.");
+    expect(markdown).toContain("Exit code 0. Output truncated; the whole of it is in /tmp/pi-bash-1.log.");
+    expect(markdown).toContain("Exit code 0. Not sent to the model.");
+  });
+});
