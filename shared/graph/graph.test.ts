@@ -14,6 +14,7 @@ import type { SessionIndex } from "../session/tree-index.ts";
 import { chainId, foldChains } from "./chains.ts";
 import { FILTER_MODES, type FilterableNode, type VisibleTree, visibleTree } from "./filter.ts";
 import { indexNodes } from "./indexed-nodes.ts";
+import { BASE_MIN_ZOOM, minZoomFor } from "./layout.ts";
 import { layoutGraph } from "./layout.ts";
 
 const piRoot = new URL("../../node_modules/@earendil-works/pi-coding-agent/dist/", import.meta.url);
@@ -306,5 +307,19 @@ describe("foldChains and layoutGraph", () => {
     // The leaf's branch (b0) comes first, so e0..e2 and b0 share a row; e3.. opens the next.
     expect(positions.get("b0")!.y).toBe(positions.get("e0")!.y);
     expect(positions.get("e3")!.y).toBeGreaterThan(positions.get("e0")!.y);
+  });
+});
+
+describe("minZoomFor", () => {
+  it("keeps the usual limit unless the layout would not fit at it; then Fit's zoom", () => {
+    const view = { width: 800, height: 600 };
+    expect(minZoomFor({ width: 2_000, height: 500 }, view)).toBe(BASE_MIN_ZOOM);
+    // A 1,000-node chain: 300,000 px wide.
+    const zoom = minZoomFor({ width: 300_000, height: 64 }, view);
+    expect(zoom).toBeCloseTo(800 / (300_000 * 1.1), 10);
+    expect(300_000 * 1.1 * zoom).toBeLessThanOrEqual(800 + 1e-9);
+    // Tall (top-down) the same way; nothing measured yet: the usual limit.
+    expect(minZoomFor({ width: 240, height: 1_000_000 }, view)).toBeCloseTo(600 / 1_100_000, 10);
+    expect(minZoomFor({ width: 300_000, height: 64 }, { width: 0, height: 0 })).toBe(BASE_MIN_ZOOM);
   });
 });

@@ -84,3 +84,24 @@ export function layoutGraph(graph: FoldedGraph, options: LayoutOptions = DEFAULT
     ? { positions, width: across, height: down }
     : { positions, width: down, height: across };
 }
+
+/** The zoom out React Flow allows on its own; a graph too large to fit at it lowers it (`minZoomFor`). */
+export const BASE_MIN_ZOOM = 0.05;
+
+/**
+ * The smallest zoom the graph view allows: BASE_MIN_ZOOM, or lower when the
+ * whole layout (with `padding` around it, as Fit adds) would not fit the view
+ * at that zoom, so that Fit always shows everything.
+ */
+export function minZoomFor(
+  layout: { width: number; height: number },
+  view: { width: number; height: number },
+  padding = 0.1,
+): number {
+  if (layout.width <= 0 || layout.height <= 0 || view.width <= 0 || view.height <= 0) return BASE_MIN_ZOOM;
+  const fits = Math.min(
+    view.width / (layout.width * (1 + padding)),
+    view.height / (layout.height * (1 + padding)),
+  );
+  return Math.min(BASE_MIN_ZOOM, fits);
+}

@@ -10,9 +10,16 @@ import {
   ReactFlow,
   ReactFlowProvider,
   useReactFlow,
+  useStore,
 } from "@xyflow/react";
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { DEFAULT_LAYOUT, FILTER_MODES, type FilterMode } from "../../../shared/graph/index.ts";
+import {
+  BASE_MIN_ZOOM,
+  DEFAULT_LAYOUT,
+  FILTER_MODES,
+  type FilterMode,
+  minZoomFor,
+} from "../../../shared/graph/index.ts";
 import { searchKey } from "../../../shared/session/entry-search.ts";
 import type { Problem } from "../../../shared/session/problems.ts";
 import { NODE_HEIGHT, NODE_WIDTH } from "../state/graph-model.ts";
@@ -206,6 +213,10 @@ const NO_NODES: FlowNode[] = [];
 const NO_EDGES: ReturnType<typeof flowEdges> = [];
 const NO_PANE_HANDLERS = {};
 
+/** Below this zoom the background's dots are under 4 px apart. */
+const DOTS_MIN_ZOOM = 0.2;
+const showsDots = (state: { transform: [number, number, number] }) => state.transform[2] >= DOTS_MIN_ZOOM;
+
 function Graph() {
   const controller = useController();
   const model = useGraphModel();
@@ -214,6 +225,11 @@ function Graph() {
   const overview = useOverview();
   const pointer = useOverviewPointer();
   const nodes = useMemo(() => (model ? flowNodes(model, direction) : []), [model, direction]);
+  // A long chain expanded can be wider than the usual zoom limit shows: Fit must still show all of it.
+  const dots = useStore(showsDots);
+  const viewWidth = useStore((s) => s.width);
+  const viewHeight = useStore((s) => s.height);
+  const minZoom = model ? minZoomFor(model.layout, { width: viewWidth, height: viewHeight }) : BASE_MIN_ZOOM;
   const edges = useMemo(() => (model ? flowEdges(model, path) : []), [model, path]);
   const onNodeClick: NodeMouseHandler<FlowNode> = (_event, node) => {
     if (node.type === "chain") controller.expandChain(node.id);
@@ -238,12 +254,13 @@ function Graph() {
       multiSelectionKeyCode={null}
       panActivationKeyCode={null}
       zoomActivationKeyCode={null}
-      minZoom={0.05}
+      minZoom={minZoom}
       maxZoom={2}
       colorMode="system"
       proOptions={{ hideAttribution: true }}
     >
-      <Background />
+      {/* Zoomed far out, the dots would be a pattern of sub-pixel tiles, costly to paint and no help. */}
+      {overview || !dots ? null : <Background />}
       {overview ? <OverviewCanvas hover={pointer.hover} /> : null}
       {/* In every zoom, the overview's too: it draws from the overview's scene, not from React Flow's nodes,
           and staying mounted it costs nothing when the view crosses the overview's threshold. */}
