@@ -343,7 +343,6 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
           advance(viewState);
         });
         context.session.onDidReload((event) => {
-          refreshLibrarySoon();
           const open = session();
           if (!open || context.isStale) return;
           // The file was read again: its view is sent whole, and deltas start from it.
