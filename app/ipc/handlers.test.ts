@@ -4,7 +4,7 @@
  * leave as `ArborError`s.
  */
 
-import { appendFileSync, readFileSync, rmSync, statSync, truncateSync, utimesSync } from "node:fs";
+import { appendFileSync, rmSync, truncateSync, utimesSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -56,14 +56,13 @@ afterEach(async () => {
   folder.cleanup();
 });
 
-function host(options: { demo?: boolean; libraryRefreshMs?: number } = {}): ArborHost {
+function host(options: { demo?: boolean } = {}): ArborHost {
   const created = createArborHost({
     transport: "serve",
     version: "0.1.0",
     dataDir: join(folder.path, "data"),
     roots: [root],
     demo: options.demo ?? true,
-    libraryRefreshMs: options.libraryRefreshMs,
   });
   hosts.push(created);
   return created;
@@ -123,25 +122,6 @@ describe("the demo library", () => {
 });
 
 describe("changes made by other writers", () => {
-  it("brings the open session's library row up to date while another writer appends", async () => {
-    writeSampleSession(samplePath);
-    const created = host({ libraryRefreshMs: 50 });
-    const [item] = items(await created.handlers["library.rescan"]({}));
-    await created.handlers["session.open"]({ sessionId: item!.sessionId });
-    const seen = collect(created);
-    const changed = waitForEvent(created, "library.changed");
-    appendFileSync(
-      samplePath,
-      `${JSON.stringify({ type: "message", id: "ee000002", parentId: SAMPLE_IDS.l1, timestamp: "2026-01-02T00:00:00.000Z", message: { role: "user", content: "still going", timestamp: 1 } })}\n`,
-    );
-    created.runtime.session!.refresh();
-    const row = items(await changed).find((candidate) => candidate.sessionId === item!.sessionId)!;
-    expect(row.messageCount).toBe(item!.messageCount + 1);
-    expect(row.bytes).toBe(statSync(samplePath).size);
-    // Quietly: no progress bar for it.
-    expect(seen.filter((event) => event.name === "library.progress")).toEqual([]);
-  });
-
   it("opening the open session again reads its file first: deleted, it is not found; recreated, its new content", async () => {
     writeSampleSession(samplePath);
     const created = host();

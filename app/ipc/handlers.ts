@@ -50,16 +50,7 @@ export interface ArborHandlersOptions {
   /** Errors that are not `ArborError`s, before they leave as a generic "internal" error. */
   onInternalError?: ((error: unknown, request: string) => void) | undefined;
   now?: () => number;
-  /** How long appends to the open session wait before its library row is read again (default LIBRARY_REFRESH_MS). */
-  libraryRefreshMs?: number;
 }
-
-/**
- * A session Pi is writing shows its growth in the library (count, size,
- * time, order) within this long: a rescan, which reads only changed files,
- * at most once per period while appends come.
- */
-export const LIBRARY_REFRESH_MS = 5_000;
 
 export type ArborHandlerObject = ArborHandlers &
   Disposable & {
@@ -141,10 +132,9 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
     return sessions.length === 0 && failed.length === 0;
   };
 
-  const runScan = async (quiet: boolean): Promise<void> => {
-    const onProgress = (progress: { loaded: number; total: number }) => {
-      if (!quiet) events.emit("library.progress", { loaded: progress.loaded, total: progress.total });
-    };
+  const runScan = async (): Promise<void> => {
+    const onProgress = (progress: { loaded: number; total: number }) =>
+      events.emit("library.progress", { loaded: progress.loaded, total: progress.total });
     await options.library.scan({ onProgress });
     if (isEmpty(options.library) && options.demoSource) {
       demo ??= await options.demoSource();
@@ -156,10 +146,10 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
     scanned = true;
   };
 
-  /** Starts a scan, or joins the one running; `library.changed` follows when it ends. Quiet: no progress events. */
-  const scan = (quiet = false): Promise<void> => {
+  /** Starts a scan, or joins the one running; `library.changed` follows when it ends. */
+  const scan = (): Promise<void> => {
     if (scanning) return scanning;
-    const running = runScan(quiet).finally(() => {
+    const running = runScan().finally(() => {
       scanning = null;
       if (!lifetime.isDisposed) events.emit("library.changed", listing());
     });
@@ -167,26 +157,9 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
     return running;
   };
 
-  const scanInBackground = (quiet = false) => {
-    scan(quiet).catch((error) => options.onInternalError?.(error, "library.scan"));
+  const scanInBackground = () => {
+    scan().catch((error) => options.onInternalError?.(error, "library.scan"));
   };
-
-  let libraryRefresh: ReturnType<typeof setTimeout> | null = null;
-  const refreshLibrarySoon = () => {
-    if (libraryRefresh !== null || lifetime.isDisposed) return;
-    libraryRefresh = setTimeout(() => {
-      libraryRefresh = null;
-      // Quiet: a progress bar every few seconds while Pi writes would say nothing.
-      if (!lifetime.isDisposed) scanInBackground(true);
-    }, options.libraryRefreshMs ?? LIBRARY_REFRESH_MS);
-    libraryRefresh.unref?.();
-  };
-  lifetime.add({
-    dispose() {
-      if (libraryRefresh !== null) clearTimeout(libraryRefresh);
-      libraryRefresh = null;
-    },
-  });
 
   // ---------------------------------------------------------------- sessions
 
@@ -336,7 +309,6 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
       activate(context) {
         const session = () => runtime.session;
         context.session.onDidAppend(() => {
-          refreshLibrarySoon();
           const open = session();
           // Until a view of this session was sent, there is nothing to send a delta of.
           if (!open || context.isStale || viewState?.session !== open) return;

@@ -38,8 +38,6 @@ export interface ArborHostOptions {
   /** Writes new, forked and cloned files (default: the runtime's, over `app/store/new-file.ts`). */
   files?: SessionFiles | undefined;
   onInternalError?: ((error: unknown, request: string) => void) | undefined;
-  /** `ArborHandlersOptions.libraryRefreshMs`. */
-  libraryRefreshMs?: number | undefined;
 }
 
 export interface ArborHost {
@@ -99,7 +97,6 @@ export function createArborHost(options: ArborHostOptions): ArborHost {
     demoSource,
     openMarks,
     onInternalError: options.onInternalError,
-    ...(options.libraryRefreshMs === undefined ? {} : { libraryRefreshMs: options.libraryRefreshMs }),
   });
   const created = handlers;
   let closing: Promise<void> | undefined;
