@@ -1,7 +1,7 @@
 /** The explorer window: library | graph | context preview and inspector. */
 
 import { useEffect, useState } from "react";
-import { SEARCH_INPUT_ID, SessionGraph } from "../graph/session-graph.tsx";
+import { PROBLEMS_LISTED, SEARCH_INPUT_ID, SessionGraph } from "../graph/session-graph.tsx";
 import { LibrarySidebar } from "../library/library-sidebar.tsx";
 import { ContextPreview } from "../preview/context-preview.tsx";
 import { Inspector } from "../preview/inspector.tsx";
@@ -9,9 +9,6 @@ import { displayName } from "../library/library-view.ts";
 import { useController, useLibrary, useLive, useSession } from "../state/hooks.tsx";
 import { handleExplorerKey } from "./keyboard.ts";
 import { LabelDialog } from "./label-dialog.tsx";
-
-/** A badly damaged file can hold a problem per line: the header lists this many, and counts the rest. */
-const PROBLEMS_LISTED = 500;
 
 function focusSearch() {
   const input = document.getElementById(SEARCH_INPUT_ID);
@@ -32,7 +29,6 @@ function SessionHeader() {
     return null;
   });
   const reloadNotice = useLive((s) => s.reloadNotice);
-  const notice = useLive((s) => s.notice);
   const title = view ? (view.name ?? listed ?? view.path.split(/[\\/]/).pop() ?? view.sessionId) : "Arbor";
   return (
     <header className="app-header">
@@ -78,7 +74,7 @@ function SessionHeader() {
                 ))}
                 {view.problems.length > PROBLEMS_LISTED ? (
                   <li className="problem more">
-                    {`and ${(view.problems.length - PROBLEMS_LISTED).toLocaleString()} more (the Entry tab shows each entry's own)`}
+                    {`and ${(view.problems.length - PROBLEMS_LISTED).toLocaleString()} more: \`arbor check <file>\` lists them all`}
                   </li>
                 ) : null}
               </ul>
@@ -96,12 +92,18 @@ function SessionHeader() {
           </button>
         </div>
       ) : null}
-      {notice ? (
-        <div className={`toast ${notice.kind}`} role={notice.kind === "error" ? "alert" : "status"}>
-          {notice.text}
-        </div>
-      ) : null}
     </header>
+  );
+}
+
+/** Notices stay outside the part of the window a modal dialog makes inert, so they are still announced. */
+function Toast() {
+  const notice = useLive((s) => s.notice);
+  if (!notice) return null;
+  return (
+    <div className={`toast ${notice.kind}`} role={notice.kind === "error" ? "alert" : "status"}>
+      {notice.text}
+    </div>
   );
 }
 
@@ -144,6 +146,7 @@ export function App() {
         </main>
       </div>
       <LabelDialog />
+      <Toast />
     </div>
   );
 }

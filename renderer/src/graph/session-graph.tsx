@@ -102,6 +102,7 @@ function SearchBox() {
 
 function GraphToolbar() {
   const controller = useController();
+  const sessionId = useSession((s) => s.view?.sessionId ?? "");
   const filterMode = useSession((s) => s.filterMode);
   const direction = useSession((s) => s.direction);
   const follow = useSession((s) => s.follow);
@@ -132,7 +133,8 @@ function GraphToolbar() {
           ))}
         </select>
       </label>
-      <SearchBox />
+      {/* A new session starts a new box: typing still waiting for a pause belongs to the old one. */}
+      <SearchBox key={sessionId} />
       <span
         className="match-info"
         aria-live="polite"
@@ -192,7 +194,7 @@ function ViewportControl() {
     const position = model.layout.positions.get(graphId);
     if (!position) return;
     void flow.setCenter(position.x + NODE_WIDTH / 2, position.y + NODE_HEIGHT / 2, {
-      zoom: Math.max(flow.getZoom(), 0.75),
+      zoom: centre.keepZoom ? flow.getZoom() : Math.max(flow.getZoom(), 0.75),
       duration: centre.animate ? 200 : 0,
     });
   }, [centre, controller, flow]);
@@ -293,12 +295,17 @@ function StatusLine() {
 }
 
 const NO_PROBLEMS: readonly Problem[] = [];
+/** A badly damaged file can hold a problem per line: the header lists this many, and counts the rest. */
+export const PROBLEMS_LISTED = 500;
 /** Problems a file without entries lists at most: what it is, not a scroll of its lines. */
 const EMPTY_FILE_PROBLEMS_SHOWN = 5;
 
 /** An empty session, or a file none of whose lines could be read as entries (and why, by line). */
 function NoEntries({ problems }: { problems: readonly Problem[] }) {
-  if (problems.length === 0) return <div className="empty">This session has no entries yet.</div>;
+  // Only an unreadable line means entries may be missing; a notice about the header (a BOM, a version) does not.
+  if (!problems.some((problem) => problem.severity === "error")) {
+    return <div className="empty">This session has no entries yet.</div>;
+  }
   const shown = problems.slice(0, EMPTY_FILE_PROBLEMS_SHOWN);
   return (
     <div className="empty">
@@ -312,7 +319,7 @@ function NoEntries({ problems }: { problems: readonly Problem[] }) {
         ))}
       </ul>
       {problems.length > shown.length ? (
-        <p>{`and ${problems.length - shown.length} more (the problems list in the header has them all)`}</p>
+        <p>{`and ${problems.length - shown.length} more (the header's problems list has the first ${PROBLEMS_LISTED})`}</p>
       ) : null}
     </div>
   );

@@ -177,6 +177,7 @@ describe("error views", () => {
     const explorer = await renderExplorer([
       { sessionId: "broken", text: "not json at all\n{also not\n" },
       { sessionId: "fresh", text: sessionText([]) },
+      { sessionId: "bom", text: `\uFEFF${sessionText([])}` },
     ]);
     await act(() => explorer.controller.openSession("broken"));
     const graph = screen.getByRole("region", { name: "Session graph" });
@@ -187,6 +188,12 @@ describe("error views", () => {
       "No entries: from here Pi would send nothing.",
     );
     await act(() => explorer.controller.openSession("fresh"));
+    expect(screen.getByRole("region", { name: "Session graph" }).textContent).toContain(
+      "This session has no entries yet.",
+    );
+    // A notice about the header (a byte-order mark) is no reason to say entries are missing.
+    await act(() => explorer.controller.openSession("bom"));
+    expect(explorer.controller.stores.session.getState().view?.problems.length).toBeGreaterThan(0);
     expect(screen.getByRole("region", { name: "Session graph" }).textContent).toContain(
       "This session has no entries yet.",
     );

@@ -236,7 +236,6 @@ export function createController(
 
   async function openSession(sessionId: string, leafId: string | null = null) {
     const serial = ++openSerial;
-    closedByDeletion = null;
     const pending = { sessionId, leafId };
     pendingOpen = pending;
     session.setState({ status: "loading", error: null, openingId: sessionId });
@@ -245,6 +244,7 @@ export function createController(
         if (pendingOpen === pending) pendingOpen = null;
       });
       if (serial !== openSerial || disposed) return;
+      closedByDeletion = null;
       showView(view, leafId);
       markOpen(view.sessionId);
     } catch (error) {
@@ -326,8 +326,9 @@ export function createController(
     session.setState({ filterMode: mode, folded: new Set() });
     settleCursor();
     // Another filter lays out other nodes: the view goes to the cursor rather than staying on empty space;
-    // at once, since the whole layout changed (and a Fit right after must not be undone by a late animation).
-    centreOn(session.getState().cursorId, false);
+    // at once, since the whole layout changed (and a Fit right after must not be undone by a late animation),
+    // and at the zoom the user chose.
+    centreOn(session.getState().cursorId, false, true);
   }
 
   function setSearchQuery(query: string) {
@@ -405,9 +406,10 @@ export function createController(
     });
   }
 
-  function centreOn(entryId: string | null, animate = true) {
+  /** Centres an entry, zooming in to a readable size unless `keepZoom` (a Fit overview stays one). */
+  function centreOn(entryId: string | null, animate = true, keepZoom = false) {
     if (entryId === null) return;
-    session.setState({ centreRequest: { entryId, serial: ++centreSerial, animate } });
+    session.setState({ centreRequest: { entryId, serial: ++centreSerial, animate, keepZoom } });
   }
 
   /** Makes an entry visible (unfolding, widening the filter, expanding its chain), puts the cursor on it and centres it. */

@@ -1,7 +1,7 @@
 /** The vanilla stores and the controller, without React (Node environment). */
 
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { EVENT_NAMES } from "../../../shared/ipc/contract.ts";
+import { ArborError, EVENT_NAMES } from "../../../shared/ipc/contract.ts";
 import { createFakeClient } from "../testing/fake-client.ts";
 import { sessionViewOf } from "../testing/session-view.ts";
 import { diffSessionViews } from "../../../shared/ipc/session-delta.ts";
@@ -79,6 +79,7 @@ describe("the controller", () => {
     expect(stores.session.getState().centreRequest).toMatchObject({
       entryId: stores.session.getState().cursorId,
       animate: false,
+      keepZoom: true,
     });
     expect(stores.session.getState().centreRequest!.serial).toBeGreaterThan(selected.serial);
     controller.dispose();
@@ -157,6 +158,13 @@ describe("the controller", () => {
     expect(stores.live.getState().reloadNotice).toBe(
       "The file was deleted and created again: Arbor read it again.",
     );
+    // A click on its row while the file is gone fails; the file's return still brings it back.
+    client.emit("session.reloaded", { sessionId: "one", reason: "deleted", view: null });
+    client.failing.set("session.open", new ArborError("not-found", "The session file no longer exists."));
+    await controller.openSession("one");
+    client.failing.clear();
+    client.emit("session.reloaded", { sessionId: "one", reason: "recreated", view });
+    expect(stores.session.getState().view?.sessionId).toBe("one");
     // Once another session was opened, a late return of the closed one changes nothing.
     client.emit("session.reloaded", { sessionId: "one", reason: "deleted", view: null });
     await controller.openSession("two");

@@ -82,7 +82,7 @@ export interface SessionState {
    * Ask the graph to centre an entry: a new serial each time. Animated, except
    * when a session opens: it appears in place, not moving from another's viewport.
    */
-  centreRequest: { entryId: string; serial: number; animate: boolean } | null;
+  centreRequest: { entryId: string; serial: number; animate: boolean; keepZoom?: boolean } | null;
   /** Ask the graph to fit the whole session in view; animated likewise. */
   fitRequest: { serial: number; animate: boolean } | null;
   labelEditor: LabelEditor | null;
