@@ -194,6 +194,13 @@ describe("changes made by other writers", () => {
     ).toBe(true);
     // The other writer's line is still the last foreign change: live, though Arbor wrote after it.
     expect((await created.handlers["session.current"]({}))!.live).toBe(true);
+    // A file Arbor writes whole (a clone, a fork) is its own: not live, though it is seconds old.
+    const clone = await created.handlers["session.clone"]({});
+    expect(clone.path).not.toBe(samplePath);
+    expect(clone.live).toBe(false);
+    const fork = await created.handlers["session.fork"]({ entryId: SAMPLE_IDS.u1, position: "at" });
+    expect(fork.live).toBe(false);
+    expect((await created.handlers["session.current"]({}))!.live).toBe(false);
   });
 });
 

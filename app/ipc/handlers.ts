@@ -275,13 +275,15 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
     };
   };
 
-  const replaced = (result: ReplaceResult, what: string): SessionView => {
+  /** The view after a switch; `writtenHere`: Arbor wrote the file just now (a fork, clone, new), so it is not live. */
+  const replaced = (result: ReplaceResult, what: string, writtenHere = false): SessionView => {
     if (result.cancelled) {
       throw new ArborError(
         "refused",
         `${what} was cancelled by the extension "${result.cancelledBy}"; the open session is unchanged.`,
       );
     }
+    if (writtenHere) current().markWrittenHere();
     return sessionView(current());
   };
 
@@ -412,12 +414,12 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
 
     async "session.fork"({ entryId, position }) {
       current();
-      return replaced(await runtime.fork(entryId, { position }), "The fork");
+      return replaced(await runtime.fork(entryId, { position }), "The fork", true);
     },
 
     async "session.clone"() {
       current();
-      return replaced(await runtime.clone(), "The clone");
+      return replaced(await runtime.clone(), "The clone", true);
     },
 
     async "session.new"({ projectId }) {
@@ -441,7 +443,7 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
           `No session folder is known for ${cwd}; rescan the library and try again.`,
         );
       }
-      return replaced(await runtime.newSession(cwd, { sessionDir }), "The new session");
+      return replaced(await runtime.newSession(cwd, { sessionDir }), "The new session", true);
     },
   };
 

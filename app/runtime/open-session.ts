@@ -47,6 +47,8 @@ export interface OpenSession extends Disposable {
    * make the file look as if a Pi were writing it.
    */
   readonly foreignChangeMs: number;
+  /** The file as it is now is this process's own writing (a fork, a clone, a new session): not a foreign change. */
+  markWrittenHere(): void;
   /** False after the file was deleted (until it is recreated). */
   readonly exists: boolean;
   readonly onDidAppend: Event<SessionAppendEvent>;

@@ -52,6 +52,8 @@ export class StoreSession extends DisposableObject implements OpenSession {
   private followers = 0;
   private lastMtimeMs: number;
   private lastForeignChangeMs: number;
+  /** The file's state when this process wrote it whole (`markWrittenHere`). */
+  private writtenHere: { size: number; mtimeMs: number } | undefined;
 
   /** Takes ownership of `store`: disposing the session disposes it. */
   constructor(
@@ -95,12 +97,20 @@ export class StoreSession extends DisposableObject implements OpenSession {
     return this.noteForeignChange();
   }
 
-  /** Takes the file's time as someone else's change unless it is this session's last append. */
+  markWrittenHere(): void {
+    this.assertOpen();
+    const state = this.store.fileState;
+    this.writtenHere = state ? { size: state.size, mtimeMs: state.mtimeMs } : undefined;
+    this.lastForeignChangeMs = 0;
+  }
+
+  /** Takes the file's time as someone else's change unless it is this session's own writing. */
   private noteForeignChange(): number {
     const state = this.store.fileState;
-    const own = this.store.ownWrite;
-    const ownLastChange = own !== undefined && own.size === state?.size && own.mtimeMs === state.mtimeMs;
-    if (state && !ownLastChange) this.lastForeignChangeMs = state.mtimeMs;
+    const same = (own: { size: number; mtimeMs: number } | undefined) =>
+      own !== undefined && own.size === state?.size && own.mtimeMs === state.mtimeMs;
+    if (state && !same(this.store.ownWrite) && !same(this.writtenHere))
+      this.lastForeignChangeMs = state.mtimeMs;
     return this.lastForeignChangeMs;
   }
 
