@@ -22,18 +22,7 @@ import {
   writeSampleSession,
 } from "../runtime/testing.ts";
 import { readSession } from "../../shared/session/index.ts";
-
-/** The entry ids of a file as a fresh read gives them, depth-first. */
-function freshIds(path: string): string[] {
-  const index = readSession(readFileSync(path, "utf8"));
-  const ids: string[] = [];
-  const visit = (id: string) => {
-    ids.push(id);
-    for (const child of index.nodes.get(id)!.children) visit(child);
-  };
-  for (const root of index.roots) visit(root);
-  return ids;
-}
+import { sessionViewOf } from "../../shared/ipc/testing/session-view.ts";
 import { applySessionDelta } from "../../shared/ipc/session-delta.ts";
 import { createEventHub } from "./event-sink.ts";
 import { createArborHandlers } from "./handlers.ts";
@@ -135,7 +124,8 @@ describe("changes made by other writers", () => {
     // Written again (as another program might), with other entries: those are what opens.
     writeLinearSession(samplePath, { turns: 2, prefix: "dd" });
     const again = await created.handlers["session.open"]({ sessionId: item!.sessionId });
-    expect(again.nodes.map((node) => node.id)).toEqual(freshIds(samplePath));
+    const fresh = sessionViewOf("fresh", readSession(readFileSync(samplePath, "utf8")));
+    expect(again.nodes.map((node) => node.id)).toEqual(fresh.nodes.map((node) => node.id));
     expect(again.nodes.every((node) => node.id.startsWith("dd"))).toBe(true);
   });
 
