@@ -16,6 +16,7 @@ import {
   openSession,
   preview,
   screenshot,
+  sessionRow,
 } from "./support/app.ts";
 import { type DemoLibrary, LOGIN, leafOf, writeDemo } from "./support/demo.ts";
 import { type RunningServe, startServe } from "./support/serve.ts";
@@ -56,6 +57,8 @@ test("entries another process appends appear in the open session without a reloa
   // Every entry a node of its own, so the appended ones show as nodes too.
   await expandAllChains(page);
   const before = await graphStatus(page);
+  const row = sessionRow(page, LOGIN);
+  const messagesBefore = Number(/(\d+) msgs/.exec((await row.textContent()) ?? "")?.[1]);
   const navigations: string[] = [];
   page.on("framenavigated", (frame) => navigations.push(frame.url()));
 
@@ -96,6 +99,8 @@ test("entries another process appends appear in the open session without a reloa
     "merged as #4822",
   );
   expect((await graphStatus(page)).entries).toBe(before.entries + 2);
+  // The library's row counts the two new messages, without a rescan.
+  await expect(row).toContainText(`${messagesBefore + 2} msgs`);
   await screenshot(page, "live");
 
   // A label appended later shows on its entry.

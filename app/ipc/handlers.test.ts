@@ -13,7 +13,7 @@ import {
   type EventName,
   type SessionListItem,
 } from "../../shared/ipc/contract.ts";
-import type { SessionLibrary } from "../library/index.ts";
+import { createSessionLibrary, type SessionLibrary } from "../library/index.ts";
 import {
   encodedCwd,
   SAMPLE_IDS,
@@ -157,6 +157,32 @@ describe("changes made by other writers", () => {
     const deleted = waitForEvent(created, "session.reloaded");
     rmSync(samplePath);
     expect(await deleted).toEqual({ sessionId: item!.sessionId, reason: "deleted", view: null });
+  });
+
+  it("keeps the open session's library row up to date: Pi's messages, Arbor's own name", async () => {
+    writeSampleSession(samplePath);
+    const created = host();
+    const [item] = items(await created.handlers["library.rescan"]({}));
+    await created.handlers["session.open"]({ sessionId: item!.sessionId });
+
+    const grown = waitForEvent(created, "library.sessionChanged");
+    appendFileSync(
+      samplePath,
+      `${JSON.stringify({ type: "message", id: "ee000001", parentId: SAMPLE_IDS.l1, timestamp: "2026-03-02T00:00:00.000Z", message: { role: "user", content: "from Pi", timestamp: Date.UTC(2026, 2, 2) } })}\n`,
+    );
+    const row = await grown;
+    expect(row).toMatchObject({
+      sessionId: item!.sessionId,
+      messageCount: item!.messageCount + 1,
+      modified: "2026-03-02T00:00:00.000Z",
+    });
+    expect(row.bytes).toBe(readFileSync(samplePath).length);
+    // The listing says the same, without a rescan.
+    expect(items(await created.handlers["library.list"]({}))).toContainEqual(row);
+
+    const renamed = waitForEvent(created, "library.sessionChanged");
+    await created.handlers["session.rename"]({ name: "Named in Arbor" });
+    expect(await renamed).toMatchObject({ sessionId: item!.sessionId, name: "Named in Arbor" });
   });
 
   it("marks a session live only while another writer changed its file in the last few seconds", async () => {
@@ -396,5 +422,51 @@ describe("collecting every event", () => {
       parentSessionId: item!.sessionId,
     });
     expect(items(listing).find((entry) => entry.path === samplePath)!.open).toBe(false);
+  });
+
+  it("a fork made while a scan runs is listed by the scan after it", async () => {
+    writeSampleSession(samplePath);
+    const real = createSessionLibrary({ roots: [root], cacheDir: null });
+    // A scan that has listed the folder, before the fork, and is still running when the fork is written.
+    let hold: Promise<void> | null = null;
+    let scanned = () => {};
+    const library = Object.create(real, {
+      scan: {
+        value: async (options: unknown) => {
+          const report = await real.scan(options as never);
+          scanned();
+          if (hold) await hold;
+          return report;
+        },
+      },
+    }) as SessionLibrary;
+    const runtime = new SessionRuntime();
+    const handlers = createArborHandlers({
+      runtime,
+      library,
+      events: createEventHub(),
+      transport: "serve",
+      version: "0.1.0",
+    });
+    const [item] = items(await handlers["library.rescan"]({}));
+    await handlers["session.open"]({ sessionId: item!.sessionId });
+    let release = () => {};
+    hold = new Promise((resolve) => {
+      release = resolve;
+    });
+    const listedBefore = new Promise<void>((resolve) => {
+      scanned = resolve;
+    });
+    const running = handlers["library.rescan"]({});
+    await listedBefore;
+    hold = null;
+    const fork = await handlers["session.fork"]({ entryId: SAMPLE_IDS.a2, position: "at" });
+    release();
+    await running;
+    await handlers.idle();
+    expect(items(await handlers["library.list"]({})).map((entry) => entry.path)).toContain(fork.path);
+    handlers.dispose();
+    await runtime.close();
+    await real.dispose();
   });
 });

@@ -22,7 +22,7 @@ import {
 import { listPatch, sameProblem } from "../../shared/ipc/session-delta.ts";
 import type { Problem } from "../../shared/session/problems.ts";
 import type { LibrarySession, SessionLibrary } from "../library/index.ts";
-import { type Disposable, DisposableStore } from "../runtime/disposable.ts";
+import { type Disposable, DisposableStore, toDisposable } from "../runtime/disposable.ts";
 import type { ReplaceResult, StartReason } from "../runtime/extension.ts";
 import type { OpenMarks } from "../runtime/extensions/open-marks.ts";
 import type { OpenSession } from "../runtime/open-session.ts";
@@ -50,6 +50,8 @@ export interface ArborHandlersOptions {
   /** Errors that are not `ArborError`s, before they leave as a generic "internal" error. */
   onInternalError?: ((error: unknown, request: string) => void) | undefined;
   now?: () => number;
+  /** How long the open session's library row waits after an append before it is read again (default 250 ms). */
+  rowRefreshDelayMs?: number;
 }
 
 export type ArborHandlerObject = ArborHandlers &
@@ -159,6 +161,64 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
 
   const scanInBackground = () => {
     scan().catch((error) => options.onInternalError?.(error, "library.scan"));
+  };
+
+  /** After a file changed: a scan running now may have listed its folder before, so one more starts after it. */
+  let scanQueued: Promise<void> | null = null;
+  const scanAfterChange = () => {
+    if (!scanning) {
+      scanInBackground();
+      return;
+    }
+    // Changes during one scan share the scan after it.
+    scanQueued ??= scanning
+      .catch(() => {})
+      .then(() => {
+        scanQueued = null;
+        if (!lifetime.isDisposed) scanInBackground();
+      });
+  };
+
+  /**
+   * The open session's library row follows its appends (Pi's, or Arbor's own
+   * label or name) without a rescan: the library reads just what was
+   * appended. Appends coming fast are read together; one read at a time.
+   */
+  const rowRefreshDelayMs = options.rowRefreshDelayMs ?? 250;
+  let rowTimer: ReturnType<typeof setTimeout> | null = null;
+  let rowRefreshing = false;
+  let rowAgain: string | null = null;
+  lifetime.add(toDisposable(() => rowTimer !== null && clearTimeout(rowTimer)));
+  const refreshRowSoon = (path: string) => {
+    if (rowTimer !== null) clearTimeout(rowTimer);
+    rowTimer = setTimeout(() => {
+      rowTimer = null;
+      void refreshRow(path);
+    }, rowRefreshDelayMs);
+  };
+  const refreshRow = async (path: string): Promise<void> => {
+    if (rowRefreshing) {
+      rowAgain = path;
+      return;
+    }
+    rowRefreshing = true;
+    try {
+      const listed = library;
+      const before = listed.session(path);
+      if (!before) return;
+      const after = await listed.refresh(path);
+      if (lifetime.isDisposed || !after || listed !== library) return;
+      const item = listItem(after);
+      if (JSON.stringify(item) !== JSON.stringify(listItem(before)))
+        events.emit("library.sessionChanged", item);
+    } catch (error) {
+      options.onInternalError?.(error, "library.refresh");
+    } finally {
+      rowRefreshing = false;
+      const again = rowAgain;
+      rowAgain = null;
+      if (again !== null && !lifetime.isDisposed) void refreshRow(again);
+    }
   };
 
   // ---------------------------------------------------------------- sessions
@@ -302,7 +362,7 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
         reason: SWITCHED_REASON[reason],
       });
       // The library lists the new file only after it reads it.
-      if (reason === "new" || reason === "fork" || reason === "clone") scanInBackground();
+      if (reason === "new" || reason === "fork" || reason === "clone") scanAfterChange();
     }),
   );
   lifetime.add(
@@ -312,13 +372,17 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
         const session = () => runtime.session;
         context.session.onDidAppend(() => {
           const open = session();
+          if (!open || context.isStale) return;
+          refreshRowSoon(open.path);
           // Until a view of this session was sent, there is nothing to send a delta of.
-          if (!open || context.isStale || viewState?.session !== open) return;
+          if (viewState?.session !== open) return;
           advance(viewState);
         });
         context.session.onDidReload((event) => {
           const open = session();
           if (!open || context.isStale) return;
+          // Not the file the library read any more (or gone): only a scan can say what it holds.
+          scanAfterChange();
           // The file was read again: its view is sent whole, and deltas start from it.
           if (viewState?.session === open) viewState = null;
           events.emit("session.reloaded", {
@@ -464,7 +528,7 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
   return Object.assign(guarded as unknown as ArborHandlers, {
     activeLibrary: () => library,
     async idle() {
-      while (scanning) await scanning.catch(() => {});
+      while (scanning || scanQueued) await (scanQueued ?? scanning)?.catch(() => {});
     },
     dispose() {
       lifetime.dispose();

@@ -22,16 +22,20 @@ export interface LineSink {
   readonly done: boolean;
 }
 
-/** Reads bytes `[0, size)` of `handle` (size: as stat saw it, so the result matches that signature). */
+/**
+ * Reads bytes `[from, size)` of `handle` (size: as stat saw it, so the result
+ * matches that signature); `from` must start a line, numbered `from.line`.
+ */
 export async function readLines(
   handle: FileHandle,
   size: number,
   sink: LineSink,
   buffer: Buffer,
   signal?: AbortSignal,
+  from: { offset: number; line: number } = { offset: 0, line: 1 },
 ): Promise<void> {
-  let position = 0;
-  let lineNumber = 1;
+  let position = from.offset;
+  let lineNumber = from.line;
   // The start of a line that crosses chunk boundaries.
   let pending: Buffer[] = [];
   let pendingBytes = 0;

@@ -4,7 +4,7 @@
  * summarized with an error rather than thrown; only an abort throws.
  */
 
-import { open } from "node:fs/promises";
+import { type FileHandle, open } from "node:fs/promises";
 import { READ_CHUNK_BYTES, readLines } from "./read-lines.ts";
 import { SessionSummarizer, type SessionSummary } from "./session-summary.ts";
 import { TermSet } from "./tokenize.ts";
@@ -52,6 +52,78 @@ export async function scanSessionFile(path: string, options: ScanFileOptions): P
   } finally {
     await handle?.close().catch(() => {});
   }
+}
+
+/**
+ * `summary` brought up to the end of its file's last whole line by reading
+ * only the lines appended after the ones it was made of (a line still being
+ * written waits for its newline). `summary` itself when nothing whole was
+ * appended; undefined when the file is no longer the one summarized (another
+ * inode, shorter than it was, unreadable). Where the summary cannot be
+ * continued exactly (it ended inside a line, or the first damaged line is
+ * among the new ones and its number is unknown) the file is read whole.
+ */
+export async function summaryGrownFrom(
+  summary: SessionSummary,
+  signal?: AbortSignal,
+): Promise<SessionSummary | undefined> {
+  const summarizer = SessionSummarizer.continuing(summary, null);
+  if (!summarizer) return undefined;
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(summary.path, "r");
+    const stats = await handle.stat();
+    if (stats.ino !== summary.ino || stats.size < summary.size) return undefined;
+    if (stats.size === summary.size) return summary;
+    const readWhole = async () => (await scanSessionFile(summary.path, { withTerms: false, signal })).summary;
+    if (summary.size > 0 && (await byteAt(handle, summary.size - 1)) !== NEWLINE) return await readWhole();
+    const end = await endOfLastWholeLine(handle, summary.size, stats.size);
+    if (end === summary.size) return summary;
+    await readLines(
+      handle,
+      end,
+      {
+        rawLine: (bytes, start, lineEnd) => summarizer.rawLine(bytes, start, lineEnd),
+        line: (text, lineNumber) => summarizer.line(text, lineNumber),
+        oversizedLine: (lineNumber) => summarizer.badLine(lineNumber),
+        done: false,
+      },
+      Buffer.allocUnsafe(READ_CHUNK_BYTES),
+      signal,
+      // The line numbers of the new lines are not known; they only matter for a first damaged line (read whole then).
+      { offset: summary.size, line: 0 },
+    );
+    const grown = summarizer.finish(summary.path, { size: end, mtimeMs: stats.mtimeMs, ino: stats.ino });
+    if (grown.badLines > summary.badLines && summary.firstBadLine === undefined) return await readWhole();
+    return grown;
+  } catch {
+    signal?.throwIfAborted();
+    return undefined;
+  } finally {
+    await handle?.close().catch(() => {});
+  }
+}
+
+const NEWLINE = 0x0a;
+const BACKWARD_STEP = 64 * 1024;
+
+async function byteAt(handle: FileHandle, position: number): Promise<number> {
+  const one = Buffer.alloc(1);
+  const { bytesRead } = await handle.read(one, 0, 1, position);
+  return bytesRead === 1 ? one[0]! : -1;
+}
+
+/** The offset just past the last "\n" in `[from, size)`, or `from` when there is none. */
+async function endOfLastWholeLine(handle: FileHandle, from: number, size: number): Promise<number> {
+  const buffer = Buffer.allocUnsafe(BACKWARD_STEP);
+  for (let stop = size; stop > from; ) {
+    const start = Math.max(from, stop - BACKWARD_STEP);
+    const { bytesRead } = await handle.read(buffer, 0, stop - start, start);
+    const newline = buffer.subarray(0, bytesRead).lastIndexOf(NEWLINE);
+    if (newline !== -1) return start + newline + 1;
+    stop = start;
+  }
+  return from;
 }
 
 export function unreadableSummary(path: string, error: unknown): SessionSummary {

@@ -439,3 +439,106 @@ describe("scanning", () => {
     await lib.dispose();
   });
 });
+
+describe("refresh", () => {
+  /** The file's session as a library that reads it whole for the first time lists it. */
+  async function readWhole(path: string) {
+    const fresh = library({ cacheDir: null });
+    await fresh.scan();
+    const session = fresh.session(path);
+    await fresh.dispose();
+    return session;
+  }
+
+  it("reads only what Pi appended, and lists the file as a full read would", async () => {
+    const pi = piSession("/home/u/live", "first prompt", Date.UTC(2026, 6, 1));
+    const path = pi.getSessionFile()!;
+    const lib = library();
+    await lib.scan();
+    expect(lib.session(path)).toMatchObject({ messageCount: 2, name: undefined });
+
+    pi.appendMessage({ role: "user", content: "second prompt", timestamp: Date.UTC(2026, 6, 2) });
+    pi.appendSessionInfo("  Live one  ");
+    pi.appendMessage({
+      role: "toolResult",
+      toolCallId: "c1",
+      toolName: "bash",
+      content: [{ type: "text", text: "ok" }],
+      isError: false,
+      timestamp: Date.UTC(2026, 6, 3),
+    });
+    const refreshed = await lib.refresh(path);
+    expect(refreshed).toMatchObject({ messageCount: 4, name: "Live one", modified: Date.UTC(2026, 6, 2) });
+    expect(refreshed).toEqual(await readWhole(path));
+    expect(lib.list().sessions[0]).toEqual(refreshed);
+
+    // Nothing new: the same summary. A line still being written counts once it ends.
+    expect(await lib.refresh(path)).toEqual(refreshed);
+    const line = JSON.stringify({
+      type: "message",
+      id: "late0001",
+      parentId: null,
+      timestamp: "2026-07-04T00:00:00.000Z",
+      message: {
+        role: "assistant",
+        content: [{ type: "text", text: "late answer" }],
+        timestamp: Date.UTC(2026, 6, 4),
+      },
+    });
+    appendFileSync(path, line.slice(0, 40));
+    expect(await lib.refresh(path)).toMatchObject({ messageCount: 4 });
+    appendFileSync(path, `${line.slice(40)}\n`);
+    const ended = await lib.refresh(path);
+    expect(ended).toMatchObject({ messageCount: 5, modified: Date.UTC(2026, 6, 4) });
+    expect(ended).toEqual(await readWhole(path));
+
+    // Its search terms wait for the next scan, which reads the file whole.
+    expect(await lib.scan()).toMatchObject({ read: 1 });
+    expect((await lib.search("late answer")).map((hit) => hit.entryId)).toEqual(["late0001"]);
+    expect(lib.session(path)).toEqual(ended);
+    await lib.dispose();
+  });
+
+  it("gives a session Pi started empty its first message, and counts damaged lines by number", async () => {
+    const dir = join(sessionsDir, encodedCwd("/home/u/new"));
+    const session = new SessionBuilder("019e-0001", "/home/u/new", { start: Date.UTC(2026, 7, 1) });
+    const path = session.write(join(dir, "new.jsonl"));
+    const lib = library();
+    await lib.scan();
+    expect(lib.session(path)).toMatchObject({ firstMessage: "(no messages)", messageCount: 0 });
+
+    appendFileSync(
+      path,
+      `${JSON.stringify({ type: "message", id: "u1", parentId: null, timestamp: "2026-08-01T00:05:00.000Z", message: { role: "user", content: "hello there" } })}\nnot json\n`,
+    );
+    const refreshed = await lib.refresh(path);
+    expect(refreshed).toMatchObject({
+      firstMessage: "hello there",
+      messageCount: 1,
+      badLines: 1,
+      firstBadLine: 3,
+    });
+    expect(refreshed).toEqual(await readWhole(path));
+    await lib.dispose();
+  });
+
+  it("leaves a replaced or unknown file to the next scan", async () => {
+    const pi = piSession("/home/u/gone", "a prompt", Date.UTC(2026, 6, 1));
+    const path = pi.getSessionFile()!;
+    const lib = library();
+    await lib.scan();
+    const before = lib.session(path);
+    expect(await lib.refresh(join(sessionsDir, "nowhere.jsonl"))).toBeUndefined();
+    const replacement = `${path}.new`;
+    writeFileSync(
+      replacement,
+      `${readFileSync(path, "utf8")}${JSON.stringify({ type: "session_info", id: "n1", parentId: null, timestamp: "2026-07-09T00:00:00.000Z", name: "Other" })}\n`,
+    );
+    renameSync(replacement, path);
+    expect(await lib.refresh(path)).toBeUndefined();
+    expect(lib.session(path)).toEqual(before);
+    await lib.scan();
+    expect(lib.session(path)).toMatchObject({ name: "Other" });
+    await lib.dispose();
+  });
+});

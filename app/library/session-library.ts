@@ -29,7 +29,7 @@ import {
 import { type DiscoveredFile, discoverSessionFiles, type RootStatus } from "./discover.ts";
 import { READ_CHUNK_BYTES } from "./read-lines.ts";
 import { type RootEnvironment, resolveSessionRoots, type SessionRoot } from "./roots.ts";
-import { scanSessionFile } from "./scan-file.ts";
+import { scanSessionFile, summaryGrownFrom } from "./scan-file.ts";
 import { type SearchHit, searchSessionFile } from "./search-file.ts";
 import { SessionSearchIndex } from "./search-index.ts";
 import type { SessionSummary } from "./session-summary.ts";
@@ -125,6 +125,14 @@ export interface SessionLibrary {
   /** What the library holds now (during a scan: what is loaded so far). */
   list(): LibraryListing;
   session(path: string): LibrarySession | undefined;
+  /**
+   * Brings one listed file's summary up to its end by reading only what was
+   * appended since (for a file the caller follows and knows to have only
+   * grown, such as the session open in a window). Its search terms wait for
+   * the next scan, which reads the file whole. Undefined when the file is not
+   * listed, or is no longer the file that was read.
+   */
+  refresh(path: string): Promise<LibrarySession | undefined>;
   /** Entries matching all the query's words (each word matches as a prefix). */
   search(query: string, options?: SearchOptions): Promise<SearchHit[]>;
   /** Aborts a running scan and releases the library; any later call throws. */
@@ -153,6 +161,8 @@ export function createSessionLibrary(options: SessionLibraryOptions): SessionLib
   const cacheDir = options.cacheDir;
 
   const known = new Map<string, Known>();
+  /** Summaries `refresh` extended past the last scan's, by path; a scan that reads the file drops its own. */
+  const grown = new Map<string, SessionSummary>();
   const pathOfDoc = new Map<number, string>();
   let nextDocId = 0;
   let cacheLoaded = false;
@@ -232,6 +242,7 @@ export function createSessionLibrary(options: SessionLibraryOptions): SessionLib
       pathOfDoc.delete(entry.docId);
     }
     known.delete(path);
+    grown.delete(path);
   };
 
   /** Reads the on-disk cache into `known` (first scan only); the search index stays on disk. */
@@ -282,6 +293,7 @@ export function createSessionLibrary(options: SessionLibraryOptions): SessionLib
           pathOfDoc.delete(docId);
           docId = null;
         }
+        grown.delete(file.path);
         known.set(file.path, {
           // An unreadable file shows what the directory listing saw.
           summary: unreadable ? { ...summary, ...signatureOf(file) } : summary,
@@ -398,7 +410,7 @@ export function createSessionLibrary(options: SessionLibraryOptions): SessionLib
   const buildListing = (): LibraryListing => {
     const all = [...known.values()].map(
       (entry): LibrarySession => ({
-        ...entry.summary,
+        ...(grown.get(entry.summary.path) ?? entry.summary),
         root: entry.root,
         parentPath: undefined,
         children: [],
@@ -442,6 +454,14 @@ export function createSessionLibrary(options: SessionLibraryOptions): SessionLib
     return { projects: [...groups.values()], sessions, failed };
   };
 
+  const sessionAt = (path: string): LibrarySession | undefined => {
+    listing ??= buildListing();
+    const { sessions, failed } = listing;
+    return (
+      sessions.find((session) => session.path === path) ?? failed.find((session) => session.path === path)
+    );
+  };
+
   return {
     roots() {
       return lastRoots ?? currentRoots();
@@ -459,12 +479,24 @@ export function createSessionLibrary(options: SessionLibraryOptions): SessionLib
       return listing;
     },
 
-    session(path) {
-      listing ??= buildListing();
-      const { sessions, failed } = listing;
-      return (
-        sessions.find((session) => session.path === path) ?? failed.find((session) => session.path === path)
-      );
+    session: sessionAt,
+
+    async refresh(path) {
+      assertLive();
+      const entry = known.get(path);
+      if (!entry) return undefined;
+      const base = grown.get(path) ?? entry.summary;
+      const extended = await summaryGrownFrom(base, lifetime.signal);
+      // A scan read the file meanwhile: its summary is the newer one.
+      if (known.get(path) !== entry || (grown.get(path) ?? entry.summary) !== base) {
+        return sessionAt(path);
+      }
+      if (extended === undefined) return undefined;
+      if (extended !== base) {
+        grown.set(path, extended);
+        listing = null;
+      }
+      return sessionAt(path);
     },
 
     async search(query, searchOptions = {}) {
@@ -508,6 +540,7 @@ export function createSessionLibrary(options: SessionLibraryOptions): SessionLib
       lifetime.abort(new Error("The session library was disposed."));
       await running;
       known.clear();
+      grown.clear();
       pathOfDoc.clear();
       pendingDocs.clear();
       index = SessionSearchIndex.create();

@@ -175,6 +175,34 @@ export class SessionSummarizer {
     this.visitText = (_field, text) => this.terms?.add(text);
   }
 
+  /**
+   * A summarizer that goes on from `summary`, as if it had read the lines the
+   * summary was made of: feed it the lines appended after them. Null for a
+   * file that is not a readable session.
+   */
+  static continuing(summary: SessionSummary, terms: TermSet | null): SessionSummarizer | null {
+    if (summary.error) return null;
+    const summarizer = new SessionSummarizer(terms);
+    summarizer.header = {
+      type: "session",
+      id: summary.id,
+      cwd: summary.cwd,
+      timestamp: summary.created === null ? undefined : new Date(summary.created).toISOString(),
+      parentSession: summary.parentSession,
+      version: summary.version,
+    };
+    summarizer.name = summary.name;
+    summarizer.messageCount = summary.messageCount;
+    summarizer.entryCount = summary.entryCount;
+    summarizer.firstMessage = summary.firstMessage === NO_MESSAGES ? "" : summary.firstMessage;
+    // `modified` is the header's time or the file's when no message had a time: then there was no activity.
+    const noActivity = summary.modified === summary.created || summary.modified === summary.mtimeMs;
+    summarizer.lastActivityTime = noActivity ? undefined : summary.modified;
+    summarizer.badLines = summary.badLines;
+    summarizer.firstBadLine = summary.firstBadLine;
+    return summarizer;
+  }
+
   /** True once the first parsed line turned out not to be a session header: the rest need not be read. */
   get done(): boolean {
     return this.notSession;

@@ -212,6 +212,8 @@ export type RequestResult<N extends RequestName> = ArborRequests[N]["result"];
 export interface ArborEvents {
   "library.progress": { loaded: number; total: number };
   "library.changed": LibraryListing;
+  /** One listed session's row changed between scans (the open session grew): the row as it reads now. */
+  "library.sessionChanged": SessionListItem;
   /** New entries were appended to the open session (by Pi or by Arbor): what changed in its view. */
   "session.appended": { sessionId: string; delta: SessionDelta };
   /** The open file was truncated, replaced or deleted: the view was reloaded (or closed). */
@@ -299,6 +301,7 @@ export const REQUEST_NAMES: readonly RequestName[] = [
 export const EVENT_NAMES: readonly EventName[] = [
   "library.progress",
   "library.changed",
+  "library.sessionChanged",
   "session.appended",
   "session.reloaded",
   "session.switched",

@@ -602,6 +602,7 @@ const RESULT_CODECS: { [N in RequestName]: Codec<RequestResult<N>, WireResult<N>
 const EVENT_CODECS: { [E in EventName]: Codec<ArborEvents[E], WireEvent<E>> } = {
   "library.progress": plain,
   "library.changed": plain,
+  "library.sessionChanged": plain,
   "session.appended": {
     encode: (payload) => ({ sessionId: payload.sessionId, delta: encodeSessionDelta(payload.delta) }),
     decode: (payload) => ({ sessionId: payload.sessionId, delta: decodeSessionDelta(payload.delta) }),

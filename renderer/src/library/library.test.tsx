@@ -143,6 +143,31 @@ describe("the library sidebar", () => {
     explorer.unmount();
   });
 
+  it("updates one row in place when the main process says it changed (the open session grew)", async () => {
+    const explorer = await renderExplorer(sessions);
+    const nav = screen.getByRole("navigation", { name: "Library" });
+    fireEvent.click(within(nav).getByText("Where is the zebra crossing?"));
+    await explorer.waitForContext("u0");
+    const listed = (await explorer.client.request("library.list", {})).projects
+      .flatMap((project) => project.sessions)
+      .find((item) => item.sessionId === "two")!;
+    act(() =>
+      explorer.client.emit("library.sessionChanged", {
+        ...listed,
+        name: "Zebra crossings, named",
+        messageCount: 99,
+        open: false,
+      }),
+    );
+    const row = nav.querySelector<HTMLElement>('[data-session-id="two"]')!;
+    expect(row.textContent).toContain("Zebra crossings, named");
+    expect(row.textContent).toContain("99 msgs");
+    // Still this window's open session; the other rows are as they were.
+    expect(row.getAttribute("aria-current")).toBe("true");
+    expect(nav.querySelector('[data-session-id="one"]')!.textContent).not.toContain("99 msgs");
+    explorer.unmount();
+  });
+
   it("has an empty view, and an error view with a retry", async () => {
     const empty = await renderExplorer([]);
     expect(screen.getByText("No Pi sessions were found.")).toBeTruthy();

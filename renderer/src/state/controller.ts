@@ -609,6 +609,26 @@ export function createController(
         const open = session.getState().view?.sessionId;
         if (open) markOpen(open);
       }),
+      client.on("library.sessionChanged", (changed) => {
+        const listing = library.getState().listing;
+        if (!listing) return;
+        library.setState({
+          listing: {
+            ...listing,
+            projects: listing.projects.map((project) =>
+              project.sessions.some((item) => item.sessionId === changed.sessionId)
+                ? {
+                    ...project,
+                    sessions: project.sessions.map((item) =>
+                      // The row stays marked as this window's open session.
+                      item.sessionId === changed.sessionId ? { ...changed, open: item.open } : item,
+                    ),
+                  }
+                : project,
+            ),
+          },
+        });
+      }),
       client.on("session.appended", ({ sessionId, delta }) => {
         const state = session.getState();
         const current = state.view;
