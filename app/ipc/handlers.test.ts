@@ -145,6 +145,17 @@ describe("changes made by other writers", () => {
     expect(event.delta.added).toMatchObject([{ id: "ee000001", kind: "user", preview: "from Pi" }]);
     expect(event.delta.live).toBe(true);
 
+    // A damaged line on its own is news too: its problem is sent at once, not with the next entry.
+    const damaged = waitForEvent(created, "session.appended");
+    const view = await created.handlers["session.current"]({});
+    appendFileSync(samplePath, "not json at all\n");
+    const problemOnly = await damaged;
+    expect(problemOnly.delta.added).toEqual([]);
+    const lines = readFileSync(samplePath, "utf8").split("\n").length - 1;
+    expect(applySessionDelta(view!, problemOnly.delta).problems).toContainEqual(
+      expect.objectContaining({ kind: "malformed-json", line: lines }),
+    );
+
     const truncated = waitForEvent(created, "session.reloaded");
     const text = readFileSync(samplePath, "utf8");
     truncateSync(samplePath, text.indexOf("\n") + 1);

@@ -270,11 +270,14 @@ export class SessionStore implements Disposable {
         return { kind: "unchanged" };
       case "grown": {
         const file = this.file;
+        const problemsBefore = settledProblems(file.index);
         const read = readAppended(file.fd, file.index, change.stats.size, file.mode, file.samples);
         file.index = read.index;
         file.samples = read.samples;
         file.known = { ...file.known, size: read.index.byteLength, mtimeMs: change.stats.mtimeMs };
-        if (read.added.length === 0 && !read.rebuilt) return { kind: "pending" };
+        // Nothing but a line still being written (or blank ones): nothing to tell. A damaged line is news.
+        const newProblems = settledProblems(read.index) !== problemsBefore;
+        if (read.added.length === 0 && !read.rebuilt && !newProblems) return { kind: "pending" };
         const event: AppendEvent = { index: read.index, added: read.added, rebuilt: read.rebuilt };
         this.appended.emit(event);
         return { kind: "appended", event };
@@ -347,4 +350,12 @@ export class SessionStore implements Disposable {
   private assertLive(): void {
     if (this.disposed) throw new StoreDisposedError(this.path);
   }
+}
+
+/** Problems of whole lines: a last line still being written reads as damaged until its newline comes. */
+function settledProblems(index: SessionIndex): number {
+  const writing = index.unterminatedLastLine?.line;
+  let count = 0;
+  for (const problem of index.problems) if (problem.line !== writing) count++;
+  return count;
 }
