@@ -483,6 +483,10 @@ describe("a large session", () => {
     expect(screen.getByText(/the leaf l0 \(label\) is hidden by this filter/)).toBeTruthy();
     act(() => explorer.controller.setFilterMode("all"));
     await waitFor(() => expect(explorer.node("l0")!.textContent).toContain("leaf"));
+    // Folded away: the status line says so, not that the filter hides it.
+    act(() => explorer.controller.toggleFold("u0"));
+    await waitFor(() => expect(explorer.node("l0")).toBeNull());
+    expect(screen.getByText(/the leaf l0 \(label\) is hidden in a folded branch/)).toBeTruthy();
     explorer.unmount();
   });
 });

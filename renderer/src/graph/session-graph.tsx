@@ -19,6 +19,7 @@ import {
   FILTER_MODES,
   type FilterMode,
   minZoomFor,
+  passesFilter,
 } from "../../../shared/graph/index.ts";
 import { searchKey } from "../../../shared/session/entry-search.ts";
 import type { Problem } from "../../../shared/session/problems.ts";
@@ -280,10 +281,17 @@ function StatusLine() {
     if (!model) return "";
     const at = state.cursorId === null ? -1 : (model.position.get(state.cursorId) ?? -1);
     const leaf = model.view.leafId;
-    const hidden =
-      leaf !== null && !model.position.has(leaf)
-        ? ` · the leaf ${leaf} (${model.nodesById.get(leaf)?.kind ?? "entry"}) is hidden by this filter`
-        : "";
+    const leafNode = leaf === null ? undefined : model.nodesById.get(leaf);
+    let hidden = "";
+    if (leaf !== null && leafNode && !model.position.has(leaf)) {
+      // Why: Pi's filter rules, "only matches", or a folded branch above it.
+      const why = !passesFilter(leafNode, state.filterMode, leaf)
+        ? "by this filter"
+        : state.searchFilter && !model.matches.has(leaf)
+          ? "by the search (only matches)"
+          : "in a folded branch";
+      hidden = ` · the leaf ${leaf} (${leafNode.kind}) is hidden ${why}`;
+    }
     return `(${at + 1}/${model.visible.order.length}) ${FILTER_LABELS[state.filterMode]} · ${model.view.nodes.length.toLocaleString()} entries, ${model.graph.nodes.length.toLocaleString()} nodes drawn${hidden}`;
   });
   return (

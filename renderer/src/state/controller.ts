@@ -589,9 +589,12 @@ export function createController(
     function resync(sessionId: string) {
       void fetchCurrent(
         (view) => {
-          if (session.getState().view?.sessionId !== sessionId || view?.sessionId !== sessionId) return;
-          session.setState({ view });
+          const state = session.getState();
+          if (state.view?.sessionId !== sessionId || view?.sessionId !== sessionId) return;
+          const follow = state.follow && view.leafId !== null && view.leafId !== state.view.leafId;
+          session.setState(follow ? { view, selectedId: view.leafId, cursorId: view.leafId } : { view });
           settleCursor();
+          if (follow) centreOn(session.getState().cursorId);
         },
         (error) => notify("error", `The session could not be brought up to date: ${messageOf(error)}`),
       );
@@ -642,8 +645,17 @@ export function createController(
         const view = applySessionDelta(current, delta);
         const next: Partial<typeof state> = { view };
         // A label or a name (this window's own, often) moves the file's leaf but not the conversation: the cursor stays.
+        // A rebuilt index (a repeated id, say) may move the leaf with nothing new: that is followed too.
+        const leafType =
+          view.leafId === null
+            ? undefined
+            : (delta.added.find((node) => node.id === view.leafId) ?? model()?.nodesById.get(view.leafId))
+                ?.type;
         const follow =
-          state.follow && view.leafId !== null && delta.added.some((node) => !METADATA_TYPES.has(node.type));
+          state.follow &&
+          view.leafId !== null &&
+          (delta.added.some((node) => !METADATA_TYPES.has(node.type)) ||
+            (view.leafId !== current.leafId && leafType !== undefined && !METADATA_TYPES.has(leafType)));
         if (follow) {
           next.selectedId = view.leafId;
           next.cursorId = view.leafId;
@@ -673,7 +685,8 @@ export function createController(
           closedByDeletion = sessionId;
           return;
         }
-        const selected = state.selectedId;
+        // Following the leaf, the view goes to the file's leaf as read now; otherwise the selection stays if it can.
+        const selected = state.follow ? null : state.selectedId;
         showView(
           view,
           selected !== null && view.nodes.some((node) => node.id === selected) ? selected : null,

@@ -145,6 +145,41 @@ describe("the controller", () => {
     controller.dispose();
   });
 
+  it("in follow mode, goes to the leaf of a rebuilt or reread file; otherwise the selection stays", async () => {
+    const { client, stores, controller } = setup();
+    await controller.start();
+    await controller.openSession("one");
+    const first = stores.session.getState().view!;
+    const oldLeaf = first.leafId!;
+    const other = first.nodes.find((node) => node.id !== oldLeaf && node.type === "message")!.id;
+    // An entry appended under an id the file has already: the index is rebuilt, the leaf moves, nothing is new.
+    client.append("one", [
+      { id: other, type: "message", message: { role: "user", content: "again", timestamp: 2 } },
+    ]);
+    await settle();
+    expect(stores.session.getState().view?.leafId).toBe(other);
+    expect(stores.session.getState()).toMatchObject({ selectedId: other, cursorId: other });
+
+    // Rewritten in place: the same entries, another last one.
+    const view = stores.session.getState().view!;
+    client.emit("session.reloaded", {
+      sessionId: "one",
+      reason: "rewritten",
+      view: { ...view, leafId: oldLeaf, bytes: view.bytes + 1 },
+    });
+    expect(stores.session.getState()).toMatchObject({ selectedId: oldLeaf, cursorId: oldLeaf });
+
+    controller.setFollow(false);
+    controller.select(other);
+    client.emit("session.reloaded", {
+      sessionId: "one",
+      reason: "rewritten",
+      view: { ...view, leafId: oldLeaf, bytes: view.bytes + 2 },
+    });
+    expect(stores.session.getState()).toMatchObject({ selectedId: other, cursorId: other });
+    controller.dispose();
+  });
+
   it("a session its file's deletion closed comes back when the file is written again", async () => {
     const { client, stores, controller } = setup();
     await controller.start();
