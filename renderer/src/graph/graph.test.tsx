@@ -3,7 +3,12 @@ import "../testing/setup.ts";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { chainId, cycleFilterMode, FILTER_MODES, visibleTree } from "../../../shared/graph/index.ts";
-import { type Explorer, generatedSessions, renderExplorer } from "../testing/render-explorer.tsx";
+import {
+  type Explorer,
+  flowViewport,
+  generatedSessions,
+  renderExplorer,
+} from "../testing/render-explorer.tsx";
 import { TEST_VIEWPORT } from "../testing/setup.ts";
 import { sessionViewOf } from "../testing/session-view.ts";
 import { assistant, conversation, type HandEntry, sessionText, user } from "../testing/sessions.ts";
@@ -164,6 +169,37 @@ describe("the session graph", () => {
     act(() => explorer.controller.select("a9"));
     expect(explorer.controller.stores.session.getState().selectedId).toBe("a9");
     expect(explorer.drawnIds()).toHaveLength(24);
+    explorer.unmount();
+  });
+
+  it("keeps the entry the user is at in its place on screen when the layout changes under it", async () => {
+    const explorer = await renderExplorer([{ sessionId: "c", text: sessionText(conversation(12)) }], {
+      open: "c",
+    });
+    const { controller } = explorer;
+    /** Where an entry's node (or its chain) is on screen. */
+    const onScreen = (entryId: string) => {
+      const model = controller.model()!;
+      const at = model.layout.positions.get(model.graph.nodeOfEntry.get(entryId) ?? entryId)!;
+      const { x, y, zoom } = flowViewport();
+      return { x: Math.round(at.x * zoom + x), y: Math.round(at.y * zoom + y) };
+    };
+    await waitFor(() => expect(explorer.node("a11")).not.toBeNull());
+    const leaf = onScreen("a11");
+    // Matches break the chain before the leaf into nodes: the leaf moves right in the layout, not on screen.
+    act(() => controller.setSearchQuery("number 3"));
+    await waitFor(() => expect(explorer.node("u3")).not.toBeNull());
+    expect(controller.model()!.layout.positions.get("a11")!.x).toBeGreaterThan(0);
+    expect(onScreen("a11")).toEqual(leaf);
+    act(() => controller.clearSearch());
+    await waitFor(() => expect(explorer.node("u3")).toBeNull());
+    expect(onScreen("a11")).toEqual(leaf);
+    // A chain clicked open: its first entry stays where the chain was, the leaf moves away.
+    const chain = onScreen("u0");
+    fireEvent.click(explorer.node(chainId("u0"))!);
+    await waitFor(() => expect(explorer.node("u5")).not.toBeNull());
+    expect(onScreen("u0")).toEqual(chain);
+    expect(onScreen("a11")).not.toEqual(leaf);
     explorer.unmount();
   });
 

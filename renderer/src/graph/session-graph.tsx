@@ -12,7 +12,7 @@ import {
   useReactFlow,
   useStore,
 } from "@xyflow/react";
-import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import {
   BASE_MIN_ZOOM,
   DEFAULT_LAYOUT,
@@ -20,10 +20,11 @@ import {
   type FilterMode,
   minZoomFor,
   passesFilter,
+  type Position,
 } from "../../../shared/graph/index.ts";
 import { searchKey } from "../../../shared/session/entry-search.ts";
 import type { Problem } from "../../../shared/session/problems.ts";
-import { NODE_HEIGHT, NODE_WIDTH } from "../state/graph-model.ts";
+import { type GraphModel, NODE_HEIGHT, NODE_WIDTH } from "../state/graph-model.ts";
 import { useController, useGraphModel, useGraphSelect, usePathSet, useSession } from "../state/hooks.tsx";
 import { type FlowNode, flowEdges, flowNodes } from "./flow-elements.ts";
 import { MinimapCanvas } from "./minimap-canvas.tsx";
@@ -181,12 +182,43 @@ function GraphToolbar() {
   );
 }
 
-/** Applies centre and fit requests from the store to the React Flow viewport. */
+/** Where an entry is drawn in a model's layout: its own node, or the chain holding it. */
+function drawnAt(model: GraphModel, entryId: string | null): Position | undefined {
+  if (entryId === null) return undefined;
+  return model.layout.positions.get(model.graph.nodeOfEntry.get(entryId) ?? entryId);
+}
+
+/**
+ * Applies centre and fit requests from the store to the React Flow viewport,
+ * and keeps the view steady when the layout changes under it (a search or a
+ * chain opening pushes nodes apart, entries arrive): the entry the user is
+ * at (the cursor, or the chain just clicked) keeps its place on screen. A
+ * centre or fit asked for in the same update still wins: it runs after.
+ */
 function ViewportControl() {
   const controller = useController();
   const flow = useReactFlow();
+  const model = useGraphModel();
   const centre = useSession((s) => s.centreRequest);
   const fit = useSession((s) => s.fitRequest);
+  const last = useRef<{ model: GraphModel; cursorId: string | null } | null>(null);
+  useLayoutEffect(() => {
+    const previous = last.current;
+    const state = controller.stores.session.getState();
+    last.current = model ? { model, cursorId: state.cursorId } : null;
+    if (!model || !previous || previous.model.layout === model.layout) return;
+    if (previous.model.view.sessionId !== model.view.sessionId) return;
+    const anchor = [state.anchorId, previous.cursorId, state.cursorId].find(
+      (id) => drawnAt(previous.model, id) && drawnAt(model, id),
+    );
+    if (state.anchorId !== null) controller.stores.session.setState({ anchorId: null });
+    if (anchor === undefined) return;
+    const before = drawnAt(previous.model, anchor)!;
+    const after = drawnAt(model, anchor)!;
+    if (before.x === after.x && before.y === after.y) return;
+    const { x, y, zoom } = flow.getViewport();
+    void flow.setViewport({ x: x - (after.x - before.x) * zoom, y: y - (after.y - before.y) * zoom, zoom });
+  }, [model, controller, flow]);
   useEffect(() => {
     if (!centre) return;
     const model = controller.model();

@@ -801,7 +801,12 @@ export function createController(
       setFilterMode(cycleFilterMode(session.getState().filterMode, backwards));
     },
     expandChain(chainId) {
-      session.setState({ expandedChains: new Set([...session.getState().expandedChains, chainId]) });
+      // Its first entry takes the chain's place, and stays where it was clicked.
+      const chain = model()?.graph.byId.get(chainId);
+      session.setState({
+        expandedChains: new Set([...session.getState().expandedChains, chainId]),
+        anchorId: chain?.kind === "chain" ? (chain.entryIds[0] ?? null) : null,
+      });
     },
     collapseChains() {
       session.setState({ expandedChains: new Set() });

@@ -78,6 +78,8 @@ export interface SessionState {
   searching: boolean;
   /** Show only matching entries (Pi's /tree search) instead of highlighting them. */
   searchFilter: boolean;
+  /** The entry that keeps its place on screen when the layout next changes (a chain just expanded); else the cursor does. */
+  anchorId: string | null;
   /**
    * Ask the graph to centre an entry: a new serial each time. Animated, except
    * when a session opens: it appears in place, not moving from another's viewport.
@@ -112,6 +114,7 @@ export const initialSessionState: SessionState = {
   fullText: null,
   searching: false,
   searchFilter: false,
+  anchorId: null,
   centreRequest: null,
   fitRequest: null,
   labelEditor: null,
