@@ -205,6 +205,18 @@ test("clicked entries show the context `arbor context --json` prints for them, a
   await page.getByRole("button", { name: "Centre" }).click();
   await expect.poll(() => distanceFromCentre(page, leaves[leaves.length - 1]!)).toBeLessThan(20);
   await screenshot(page, "preview-custom-message");
+  // Copy JSON gives what `arbor context --json` prints for the leaf.
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  const copied = async (button: string) => {
+    await page.evaluate(() => (globalThis as unknown as PageGlobals).navigator.clipboard.writeText(""));
+    await page.getByRole("button", { name: button }).click();
+    await expect
+      .poll(() => page.evaluate(() => (globalThis as unknown as PageGlobals).navigator.clipboard.readText()))
+      .not.toBe("");
+    return page.evaluate(() => (globalThis as unknown as PageGlobals).navigator.clipboard.readText());
+  };
+  const last = leaves[leaves.length - 1]!;
+  expect(JSON.parse(await copied("Copy JSON"))).toEqual(agent.get(last));
 
   // "What the model sees": convertToLlm's messages, as `--llm` prints them.
   await page.getByRole("button", { name: "What the model sees" }).click();
@@ -227,6 +239,11 @@ test("clicked entries show the context `arbor context --json` prints for them, a
     });
   }
   await screenshot(page, "preview-llm");
+  // Copied, the model's view is `arbor context --json --llm`'s, and its Markdown is of those messages.
+  expect(JSON.parse(await copied("Copy JSON"))).toEqual(llm.get(last));
+  const markdown = await copied("Copy Markdown");
+  expect(markdown).toContain(`# What the model sees at ${last}`);
+  expect(markdown.match(/^## /gm)).toHaveLength(llm.get(last)!.messages.length);
   await page.getByRole("button", { name: "Agent messages" }).click();
   await expectPreviewOf(page, leaves[leaves.length - 1]!, "agent");
 

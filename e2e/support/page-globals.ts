@@ -50,6 +50,7 @@ export interface PagePerformanceObserver {
 
 export interface PageGlobals {
   document: PageDocument;
+  navigator: { clipboard: { readText(): Promise<string>; writeText(text: string): Promise<void> } };
   performance: { now(): number };
   requestAnimationFrame(callback: (now: number) => void): number;
   getComputedStyle(element: PageElement): { backgroundColor: string; color: string };

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { ContextView } from "../../../shared/ipc/contract.ts";
 import type { AgentMessage } from "../../../shared/session/types.ts";
-import { contextAsMarkdown } from "./export.ts";
+import { contextAsJson, contextAsMarkdown } from "./export.ts";
 
 const png = "A".repeat(4000); // 3,000 bytes of base64
 
@@ -75,5 +75,32 @@ describe("contextAsMarkdown", () => {
     expect(markdown).toContain("Cancelled. No exit code.");
     expect(markdown).toContain("Exit code 0. Output truncated; the whole of it is in /tmp/pi-bash-1.log.");
     expect(markdown).toContain("Exit code 0. Not sent to the model.");
+  });
+});
+
+describe("copying what the model sees", () => {
+  it("copies convertToLlm's messages, as JSON and as Markdown, when the preview shows them", () => {
+    const view = viewOf([
+      { role: "user", content: "fix it" },
+      { role: "bashExecution", command: "ls", output: "a.txt", exitCode: 0 },
+    ]);
+    const llm = [
+      { role: "user", content: "fix it" },
+      { role: "user", content: [{ type: "text", text: "Ran `ls`\n```\na.txt\n```" }] },
+    ];
+    const withLlm = { ...view, llm: llm as unknown as NonNullable<ContextView["llm"]> };
+    expect(JSON.parse(contextAsJson(withLlm, "llm"))).toEqual({
+      leafId: "x9",
+      messages: llm,
+      thinkingLevel: "off",
+      model: { provider: "anthropic", modelId: "claude-test" },
+    });
+    expect(JSON.parse(contextAsJson(withLlm, "agent")).messages).toEqual(view.messages.map((m) => m.message));
+    const markdown = contextAsMarkdown(withLlm, "llm");
+    expect(markdown).toContain("# What the model sees at x9");
+    expect(markdown).toContain("Ran `ls`");
+    expect(markdown).not.toContain("(x1)");
+    expect(markdown.match(/^## user$/gm)).toHaveLength(2);
+    expect(contextAsMarkdown(withLlm, "agent")).toContain("## bashExecution (x1)");
   });
 });

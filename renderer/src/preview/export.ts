@@ -1,4 +1,8 @@
-/** The selected context as text to copy: JSON (exactly what the preview shows) or readable Markdown. */
+/**
+ * The selected context as text to copy: JSON (what `arbor context --json`
+ * prints for the leaf: Pi's `buildSessionContext`, or with the model's view
+ * its `convertToLlm` form) or readable Markdown of the same messages.
+ */
 
 import type { ContextView } from "../../../shared/ipc/contract.ts";
 import { isRecord, textOf } from "../../../shared/session/index.ts";
@@ -6,12 +10,9 @@ import type { ContextMode } from "../state/stores.ts";
 import { base64Bytes, formatBytes } from "./format.ts";
 
 export function contextAsJson(view: ContextView, mode: ContextMode): string {
-  if (mode === "llm" && view.llm) return JSON.stringify(view.llm, null, 2);
-  return JSON.stringify(
-    view.messages.map((message) => ({ entryId: message.entryId, ...message.message })),
-    null,
-    2,
-  );
+  const messages = mode === "llm" && view.llm ? view.llm : view.messages.map((item) => item.message);
+  const { leafId, thinkingLevel, model } = view;
+  return `${JSON.stringify({ leafId, messages, thinkingLevel, model }, null, 2)}\n`;
 }
 
 function fence(text: string, language = ""): string {
@@ -96,21 +97,25 @@ function messageMarkdown(message: Record<string, unknown>): string {
   return parts.filter(Boolean).join("\n\n");
 }
 
-export function contextAsMarkdown(view: ContextView): string {
+export function contextAsMarkdown(view: ContextView, mode: ContextMode = "agent"): string {
   const lines: string[] = [];
   const model = view.model ? `${view.model.provider}/${view.model.modelId}` : "no model";
+  const leaf = view.leafId ?? "(empty)";
+  // The model's view has no entry ids: convertToLlm drops some messages and rewrites others.
+  const items =
+    mode === "llm" && view.llm
+      ? view.llm.map((message) => ({ heading: String(message.role), message }))
+      : view.messages.map(({ entryId, message }) => ({
+          heading: `${String(message.role)} (${entryId})`,
+          message,
+        }));
   lines.push(
-    `# Context at ${view.leafId ?? "(empty)"}`,
+    mode === "llm" && view.llm ? `# What the model sees at ${leaf}` : `# Context at ${leaf}`,
     "",
-    `${model}, thinking ${view.thinkingLevel}, ${view.messages.length} messages`,
+    `${model}, thinking ${view.thinkingLevel}, ${items.length} messages`,
   );
-  for (const { entryId, message } of view.messages) {
-    lines.push(
-      "",
-      `## ${String(message.role)} (${entryId})`,
-      "",
-      messageMarkdown(message as Record<string, unknown>),
-    );
+  for (const { heading, message } of items) {
+    lines.push("", `## ${heading}`, "", messageMarkdown(message as Record<string, unknown>));
   }
   return `${lines.join("\n")}\n`;
 }

@@ -207,9 +207,16 @@ describe("the context preview", () => {
     );
     fireEvent.click(screen.getByRole("button", { name: "Copy JSON" }));
     await waitFor(() => expect(explorer.clipboard).toHaveLength(1));
-    const copied = JSON.parse(explorer.clipboard[0]!) as { entryId: string; role: string }[];
-    expect(copied.map((m) => m.entryId)).toEqual(
-      Array.from({ length: 20 }, (_, i) => (i % 2 ? `a${(i - 1) / 2}` : `u${i / 2}`)),
+    // What `arbor context --json` prints: Pi's buildSessionContext for the leaf.
+    const copied = JSON.parse(explorer.clipboard[0]!) as {
+      leafId: string;
+      messages: { role: string; content: unknown }[];
+      thinkingLevel: string;
+    };
+    expect(Object.keys(copied)).toEqual(["leafId", "messages", "thinkingLevel", "model"]);
+    expect(copied.leafId).toBe("a9");
+    expect(copied.messages.map((m) => m.role)).toEqual(
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? "assistant" : "user")),
     );
     fireEvent.click(screen.getByRole("button", { name: "Copy Markdown" }));
     await waitFor(() => expect(explorer.clipboard).toHaveLength(2));

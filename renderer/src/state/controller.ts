@@ -520,8 +520,8 @@ export function createController(
   async function copyContext(format: "json" | "markdown") {
     const current = context.getState().view;
     if (!current) return;
-    const text =
-      format === "json" ? contextAsJson(current, context.getState().mode) : contextAsMarkdown(current);
+    const mode = context.getState().mode;
+    const text = format === "json" ? contextAsJson(current, mode) : contextAsMarkdown(current, mode);
     try {
       await writeClipboard(text);
       notify("info", format === "json" ? "Context copied as JSON." : "Context copied as Markdown.");
