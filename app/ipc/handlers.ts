@@ -422,6 +422,7 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
         entryId: hit.entryId,
         field: hit.field,
         snippet: hit.snippet,
+        highlights: hit.highlights,
       }));
     },
 

@@ -35,7 +35,8 @@ export interface FileSearchOptions {
   onHit?: ((hit: SearchHit) => void) | undefined;
 }
 
-const SNIPPET_BEFORE = 60;
+/** Little before the match: the sidebar shows the snippet's start, and the match must be in it. */
+const SNIPPET_BEFORE = 24;
 const SNIPPET_LENGTH = 200;
 
 export async function searchSessionFile(

@@ -57,6 +57,8 @@ export interface SearchHit {
   entryId: string | null;
   field: string;
   snippet: string;
+  /** `[start, end)` of the matched words in `snippet`. */
+  highlights: [number, number][];
 }
 
 /** One tree node as the renderer draws it: small, no message bodies. */

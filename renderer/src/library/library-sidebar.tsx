@@ -1,6 +1,7 @@
 /** The library: every session on the machine, by project, with search, sort and fork lineage. */
 
 import { type ReactNode, useMemo } from "react";
+import type { SearchHit } from "../../../shared/ipc/contract.ts";
 import { focusGraph } from "../graph/session-graph.tsx";
 import { useController, useLibrary, useSession } from "../state/hooks.tsx";
 import type { LibrarySort } from "../state/stores.ts";
@@ -99,7 +100,10 @@ export function LibrarySidebar() {
                     aria-current={item.sessionId === openId ? "true" : undefined}
                     data-session-id={item.sessionId}
                     title={item.path}
-                    onClick={() => void controller.openSession(item.sessionId).then(focusGraph)}
+                    // A full-text hit opens its session at the entry that matched (ids of unreadable lines are not entries).
+                    onClick={() =>
+                      void controller.openSession(item.sessionId, hitEntry(hit)).then(focusGraph)
+                    }
                   >
                     <span className="session-name">
                       {depth > 0 ? <span className="fork-mark">↳ </span> : null}
@@ -109,7 +113,7 @@ export function LibrarySidebar() {
                       {formatDate(item.modified)} · {item.messageCount} msgs · {formatSize(item.bytes)}
                     </span>
                     {item.error ? <span className="error-text">{item.error}</span> : null}
-                    {hit ? <span className="search-snippet">{hit.snippet}</span> : null}
+                    {hit ? <Snippet hit={hit} /> : null}
                   </button>
                 </li>
               ))}
@@ -164,4 +168,24 @@ export function LibrarySidebar() {
       {body}
     </nav>
   );
+}
+
+/** The entry a full-text hit names, when it names one (a line Arbor could not index has a `line-N` id). */
+function hitEntry(hit: SearchHit | null): string | null {
+  return hit?.entryId && !hit.entryId.startsWith("line-") ? hit.entryId : null;
+}
+
+/** A hit's snippet as text, its matched words marked. */
+function Snippet({ hit }: { hit: SearchHit }) {
+  const parts: ReactNode[] = [];
+  let at = 0;
+  const ranges = [...hit.highlights].sort((a, b) => a[0] - b[0]);
+  for (const [start, end] of ranges) {
+    if (start < at || end <= start || end > hit.snippet.length) continue;
+    if (start > at) parts.push(hit.snippet.slice(at, start));
+    parts.push(<mark key={start}>{hit.snippet.slice(start, end)}</mark>);
+    at = end;
+  }
+  if (at < hit.snippet.length) parts.push(hit.snippet.slice(at));
+  return <span className="search-snippet">{parts}</span>;
 }

@@ -82,7 +82,9 @@ describe("libraryGroups", () => {
     const hits = libraryGroups(listing, {
       ...query,
       searchText: "zebra",
-      searchHits: [{ sessionId: "c", entryId: "e1", field: "text", snippet: "a zebra" }],
+      searchHits: [
+        { sessionId: "c", entryId: "e1", field: "text", snippet: "a zebra", highlights: [[2, 7]] },
+      ],
     });
     expect(hits.flatMap((g) => g.rows.map((r) => [r.item.sessionId, r.hit?.snippet]))).toEqual([
       ["c", "a zebra"],
@@ -126,7 +128,17 @@ describe("the library sidebar", () => {
     // Only the full-text search finds "Answer number" (an assistant message, not the first message).
     await waitFor(() => expect(nav.querySelector('[data-session-id="one"]')).not.toBeNull());
     expect(nav.querySelector(".search-snippet")?.textContent?.toLowerCase()).toContain("answer number");
+    // The matched word is marked, not the whole snippet.
+    expect(nav.querySelector(".search-snippet mark")?.textContent?.toLowerCase()).toBe("answer");
     expect(explorer.client.calls.filter((c) => c.name === "library.search").length).toBeGreaterThan(0);
+    // A hit opens its session at the entry that matched, not at the file's leaf.
+    const hit = (await explorer.client.request("library.search", { query: "answer number" })).find(
+      (found) => found.sessionId === "one",
+    )!;
+    fireEvent.click(nav.querySelector<HTMLElement>('[data-session-id="one"]')!);
+    await explorer.waitForContext(hit.entryId!);
+    expect(explorer.controller.stores.session.getState().view?.leafId).not.toBe(hit.entryId);
+    expect(explorer.controller.stores.session.getState().selectedId).toBe(hit.entryId);
     explorer.unmount();
   });
 

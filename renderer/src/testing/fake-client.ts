@@ -187,11 +187,13 @@ export function createFakeClient(inputs: FakeSessionInput[], options: FakeClient
           continue;
         }
         const at = lower.indexOf(words[0]!);
+        const from = Math.max(0, at - 30);
         hits.push({
           sessionId: id,
           entryId,
           field: "text",
-          snippet: line.slice(Math.max(0, at - 30), at + 60),
+          snippet: line.slice(from, at + 60),
+          highlights: [[at - from, at - from + words[0]!.length]],
         });
         break;
       }
