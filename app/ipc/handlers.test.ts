@@ -26,6 +26,7 @@ import { sessionViewOf } from "../../shared/ipc/testing/session-view.ts";
 import { applySessionDelta } from "../../shared/ipc/session-delta.ts";
 import { createEventHub } from "./event-sink.ts";
 import { createArborHandlers } from "./handlers.ts";
+import { HandleRegistry } from "./handles.ts";
 import { type ArborHost, createArborHost } from "./host.ts";
 import { SessionRuntime } from "../runtime/session-runtime.ts";
 
@@ -228,6 +229,29 @@ describe("changes made by other writers", () => {
     const fork = await created.handlers["session.fork"]({ entryId: SAMPLE_IDS.u1, position: "at" });
     expect(fork.live).toBe(false);
     expect((await created.handlers["session.current"]({}))!.live).toBe(false);
+  });
+});
+
+describe("naming a session", () => {
+  it("a link opened before the first scan ends waits for it; the header's own id names the session too", async () => {
+    writeSampleSession(samplePath);
+    const created = host();
+    // An id from an earlier run (ids are derived from the path), before this run listed anything.
+    const linked = new HandleRegistry().sessionId(samplePath);
+    const view = await created.handlers["session.open"]({ sessionId: linked });
+    expect(view.sessionId).toBe(linked);
+    expect(view.path).toBe(samplePath);
+
+    const headerId = view.headerId!;
+    await created.handlers["session.open"]({
+      sessionId: items(await created.handlers["library.list"]({}))[0]!.sessionId,
+    });
+    const byHeader = await created.handlers["session.open"]({ sessionId: headerId });
+    expect(byHeader.path).toBe(samplePath);
+    expect(byHeader.sessionId).toBe(linked);
+    await expect(created.handlers["session.open"]({ sessionId: "not-a-session" })).rejects.toMatchObject({
+      code: "not-found",
+    });
   });
 });
 

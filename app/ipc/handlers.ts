@@ -223,6 +223,30 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
 
   // ---------------------------------------------------------------- sessions
 
+  /**
+   * The file a session id names: an id Arbor issued, or the session's own id
+   * (its header's UUID, as Pi shows it). A link opened while the first scan
+   * runs waits for it: the ids of the files it lists are issued as it goes.
+   */
+  const pathOfSession = async (sessionId: string): Promise<string | undefined> => {
+    const byHeaderId = () => {
+      const { sessions } = library.list();
+      // The newest file with that id: a clone keeps no id, but a copied file would.
+      return sessions.find((session) => session.id === sessionId)?.path;
+    };
+    const issued = () => {
+      listing(); // issues the ids of every file listed so far
+      return handles.pathOf(sessionId) ?? byHeaderId();
+    };
+    let path = handles.pathOf(sessionId) ?? issued();
+    if (path === undefined && (scanning || !scanned)) {
+      if (!scanned && !scanning) scanInBackground();
+      await scanning?.catch(() => {});
+      path = issued();
+    }
+    return path;
+  };
+
   /** One search per index: its texts are built on the first search and kept while the index grows by appends. */
   const searches = new WeakMap<SessionIndex, EntrySearch>();
   const searchOf = (index: SessionIndex): EntrySearch => {
@@ -427,7 +451,7 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
     },
 
     async "session.open"({ sessionId }) {
-      const path = handles.pathOf(sessionId);
+      const path = await pathOfSession(sessionId);
       if (path === undefined) {
         throw new ArborError(
           "not-found",

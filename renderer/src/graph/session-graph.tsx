@@ -379,7 +379,12 @@ export function SessionGraph() {
       <div className="error-view" role="alert">
         <p>The session could not be opened: {error}</p>
         {openingId ? (
-          <button type="button" onClick={() => void controller.openSession(openingId)}>
+          <button
+            type="button"
+            onClick={() =>
+              void controller.openSession(openingId, controller.stores.session.getState().openingLeafId)
+            }
+          >
             Try again
           </button>
         ) : null}

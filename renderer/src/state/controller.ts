@@ -238,7 +238,7 @@ export function createController(
     const serial = ++openSerial;
     const pending = { sessionId, leafId };
     pendingOpen = pending;
-    session.setState({ status: "loading", error: null, openingId: sessionId });
+    session.setState({ status: "loading", error: null, openingId: sessionId, openingLeafId: leafId });
     try {
       const view = await client.request("session.open", { sessionId }).finally(() => {
         if (pendingOpen === pending) pendingOpen = null;
@@ -694,8 +694,9 @@ export function createController(
         live.setState({ reloadNotice: `${why}: Arbor read it again.` });
       }),
       client.on("session.switched", ({ sessionId }) => {
-        // An open this window asked for answers with the view (and selects its deep link's entry).
-        if (pendingOpen?.sessionId === sessionId) return;
+        // An open this window asked for answers with the view (and selects its deep link's entry); it may
+        // have named the session by its header id, which the event does not use.
+        if (pendingOpen !== null) return;
         showSwitched(sessionId);
       }),
     );

@@ -54,6 +54,8 @@ export interface SessionState {
   error: string | null;
   /** The session being opened (before its view arrives). */
   openingId: string | null;
+  /** The entry that open asked to show (a deep link's), so that "Try again" asks for it again. */
+  openingLeafId: string | null;
   view: SessionView | null;
   /** The entry taken as leaf: the context preview and the highlighted path are its. */
   selectedId: string | null;
@@ -102,6 +104,7 @@ export const initialSessionState: SessionState = {
   status: "idle",
   error: null,
   openingId: null,
+  openingLeafId: null,
   view: null,
   selectedId: null,
   cursorId: null,
