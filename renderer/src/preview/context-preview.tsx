@@ -5,7 +5,16 @@
  */
 
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { type ReactNode, useCallback, useLayoutEffect, useMemo, useRef } from "react";
+import {
+  type FocusEvent,
+  type KeyboardEvent,
+  type ReactNode,
+  type RefObject,
+  useCallback,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+} from "react";
 import type { ContextView } from "../../../shared/ipc/contract.ts";
 import { messageToLlm } from "../../../shared/session/index.ts";
 import { useContextPreview, useController, useSession } from "../state/hooks.tsx";
@@ -149,15 +158,121 @@ function ContextHeader({ view, mode }: { view: ContextView; mode: ContextMode })
   );
 }
 
+/** How far an arrow key scrolls, about as far as a browser's own. */
+export const LINE_SCROLL = 40;
+
+/** How a list scrolls: the plain one by its element, the virtual one through the virtualiser, which knows the rows it has not drawn. */
+interface Scroller {
+  toStart(): void;
+  toEnd(): void;
+  by(pixels: number): void;
+}
+
+function takesTyping(target: EventTarget): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
+}
+
+/**
+ * The scrolling keys, handled by the list itself rather than left to the
+ * browser: the browser scrolls whatever holds the focus into view, and the
+ * virtualiser unmounts the focused row when it leaves, dropping the focus.
+ */
+function scrollByKey(event: KeyboardEvent<HTMLElement>, scroller: Scroller): void {
+  if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || takesTyping(event.target))
+    return;
+  const page = Math.max(LINE_SCROLL, event.currentTarget.clientHeight - LINE_SCROLL);
+  switch (event.key) {
+    case "Home":
+      scroller.toStart();
+      break;
+    case "End":
+      scroller.toEnd();
+      break;
+    case "PageUp":
+      scroller.by(-page);
+      break;
+    case "PageDown":
+      scroller.by(page);
+      break;
+    case "ArrowUp":
+      scroller.by(-LINE_SCROLL);
+      break;
+    case "ArrowDown":
+      scroller.by(LINE_SCROLL);
+      break;
+    case " ":
+      // On a button or a summary, Space presses it.
+      if (event.target !== event.currentTarget) return;
+      scroller.by(event.shiftKey ? -page : page);
+      break;
+    default:
+      return;
+  }
+  event.preventDefault();
+}
+
+function focusList(list: HTMLElement | null): void {
+  if (list?.isConnected) list.focus({ preventScroll: true });
+}
+
+/**
+ * The fallback for a focused element removed by anything but a virtual row's
+ * unmount (which hands the focus over first): where the browser reports it as
+ * a blur to nowhere, the list takes the focus once the element is gone.
+ */
+function refocusWhenRemoved(event: FocusEvent<HTMLElement>): void {
+  const list = event.currentTarget;
+  const left = event.target;
+  if (event.relatedTarget !== null || left === list) return;
+  queueMicrotask(() => {
+    const active = document.activeElement;
+    if (!left.isConnected && (active === null || active === document.body)) focusList(list);
+  });
+}
+
+/** The scrolling list: a focusable region, so the keys scroll it wherever the focus is in it. */
+function PreviewScroll({
+  scrollRef,
+  scroller,
+  children,
+}: {
+  scrollRef: RefObject<HTMLElement | null>;
+  scroller: Scroller;
+  children: ReactNode;
+}) {
+  return (
+    <section
+      className="preview-scroll"
+      ref={scrollRef}
+      aria-label="Context messages"
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard to be scrolled by it
+      tabIndex={0}
+      onKeyDown={(event) => scrollByKey(event, scroller)}
+      onBlur={refocusWhenRemoved}
+    >
+      {children}
+    </section>
+  );
+}
+
 /** A new context opens at its end: the selected entry's own message is the last one. */
 function PlainList({ items, onReveal }: { items: PreviewItem[]; onReveal: (id: string) => void }) {
-  const scrollRef = useRef<HTMLDivElement>(null);
+  const scrollRef = useRef<HTMLElement>(null);
   useLayoutEffect(() => {
     const element = scrollRef.current;
     if (element && items.length > 0) element.scrollTop = element.scrollHeight;
   }, [items]);
+  const scroller = useMemo<Scroller>(
+    () => ({
+      toStart: () => scrollRef.current?.scrollTo({ top: 0 }),
+      toEnd: () => scrollRef.current?.scrollTo({ top: scrollRef.current.scrollHeight }),
+      by: (pixels) => scrollRef.current?.scrollBy({ top: pixels }),
+    }),
+    [],
+  );
   return (
-    <div className="preview-scroll" ref={scrollRef}>
+    <PreviewScroll scrollRef={scrollRef} scroller={scroller}>
       {items.map((item, i) => (
         <MessageView
           key={item.key}
@@ -168,12 +283,53 @@ function PlainList({ items, onReveal }: { items: PreviewItem[]; onReveal: (id: s
           onReveal={onReveal}
         />
       ))}
+    </PreviewScroll>
+  );
+}
+
+/**
+ * A drawn row of the virtual list. The virtualiser measures it by a
+ * ResizeObserver, so a row that grows (a long output shown whole) moves the
+ * rows after it. A row leaving the view hands the focus it holds to the list
+ * before it goes, instead of dropping it to the page.
+ */
+function VirtualRow({
+  index,
+  start,
+  measure,
+  scrollRef,
+  children,
+}: {
+  index: number;
+  start: number;
+  measure: (node: HTMLDivElement | null) => void;
+  scrollRef: RefObject<HTMLElement | null>;
+  children: ReactNode;
+}) {
+  const rowRef = useRef<HTMLDivElement | null>(null);
+  const ref = useCallback(
+    (node: HTMLDivElement | null) => {
+      rowRef.current = node;
+      measure(node);
+    },
+    [measure],
+  );
+  // A layout effect's cleanup runs before React removes the row's elements, while the focus is still in them.
+  useLayoutEffect(() => {
+    const row = rowRef.current;
+    return () => {
+      if (row?.contains(document.activeElement)) focusList(scrollRef.current);
+    };
+  }, [scrollRef]);
+  return (
+    <div className="virtual-row" data-index={index} ref={ref} style={{ transform: `translateY(${start}px)` }}>
+      {children}
     </div>
   );
 }
 
 function VirtualList({ items, onReveal }: { items: PreviewItem[]; onReveal: (id: string) => void }) {
-  const scrollRef = useRef<HTMLDivElement>(null);
+  const scrollRef = useRef<HTMLElement>(null);
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scrollRef.current,
@@ -184,18 +340,26 @@ function VirtualList({ items, onReveal }: { items: PreviewItem[]; onReveal: (id:
   useLayoutEffect(() => {
     if (items.length > 0) virtualizer.scrollToIndex(items.length - 1, { align: "end" });
   }, [items, virtualizer]);
+  const scroller = useMemo<Scroller>(
+    () => ({
+      toStart: () => virtualizer.scrollToOffset(0),
+      toEnd: () => virtualizer.scrollToIndex(virtualizer.options.count - 1, { align: "end" }),
+      by: (pixels) => virtualizer.scrollBy(pixels),
+    }),
+    [virtualizer],
+  );
   return (
-    <div className="preview-scroll" ref={scrollRef}>
+    <PreviewScroll scrollRef={scrollRef} scroller={scroller}>
       <div className="virtual-space" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((row) => {
           const item = items[row.index]!;
           return (
-            <div
+            <VirtualRow
               key={row.key}
-              className="virtual-row"
-              data-index={row.index}
-              ref={virtualizer.measureElement}
-              style={{ transform: `translateY(${row.start}px)` }}
+              index={row.index}
+              start={row.start}
+              measure={virtualizer.measureElement}
+              scrollRef={scrollRef}
             >
               <MessageView
                 message={item.message}
@@ -204,11 +368,11 @@ function VirtualList({ items, onReveal }: { items: PreviewItem[]; onReveal: (id:
                 tokenEstimate={item.tokenEstimate}
                 onReveal={onReveal}
               />
-            </div>
+            </VirtualRow>
           );
         })}
       </div>
-    </div>
+    </PreviewScroll>
   );
 }
 

@@ -3,18 +3,18 @@
  * are not trusted to match their types: every field is checked before use.
  */
 
-import { memo, type ReactNode } from "react";
+import { memo, type MouseEvent, type ReactNode, useId, useLayoutEffect, useRef, useState } from "react";
 import { isRecord } from "../../../shared/session/index.ts";
 import { lineDiff } from "./diff.ts";
 import { MarkdownText } from "./markdown.tsx";
 import { base64Bytes, formatBytes } from "./format.ts";
 
-/** Tool results and bash output longer than this many lines start collapsed. */
 /** A role as words: Pi's camelCase roles ("compactionSummary") would read as one word once upper-cased. */
 function roleWords(role: string): string {
   return role.replace(/([a-z0-9])([A-Z])/g, "$1 $2");
 }
 
+/** Tool results and bash output longer than this many lines start collapsed. */
 export const COLLAPSE_LINES = 8;
 
 type Json = Record<string, unknown>;
@@ -40,18 +40,45 @@ export function ImageBlock({ block }: { block: Json }) {
   );
 }
 
-/** Plain text, collapsed past a few lines. */
+/**
+ * Plain text, collapsed past a few lines. The first lines are ordinary text
+ * (selecting them toggles nothing); a button shows the rest and then hides it
+ * again. The rest stays in the page while hidden, as find-in-page and copying
+ * the whole message expect.
+ */
 export function CollapsibleText({ text, className }: { text: string; className?: string }) {
+  const [expanded, setExpanded] = useState(false);
+  const textId = useId();
+  const toggle = useRef<HTMLButtonElement>(null);
+  const collapsing = useRef(false);
+  // Hiding a long output from its end would leave the reader far down the list: bring the button back.
+  useLayoutEffect(() => {
+    if (expanded || !collapsing.current) return;
+    collapsing.current = false;
+    toggle.current?.scrollIntoView({ block: "nearest" });
+  }, [expanded]);
   const lines = text.split("\n");
   if (lines.length <= COLLAPSE_LINES) return <pre className={className}>{text}</pre>;
   return (
-    <details className="collapsible">
-      <summary>
-        <pre className={className}>{lines.slice(0, COLLAPSE_LINES).join("\n")}</pre>
-        <span className="more">Show {lines.length - COLLAPSE_LINES} more lines</span>
-      </summary>
-      <pre className={className}>{lines.slice(COLLAPSE_LINES).join("\n")}</pre>
-    </details>
+    <div className="collapsible">
+      <pre className={className} id={textId}>
+        {lines.slice(0, COLLAPSE_LINES).join("\n")}
+        <span hidden={!expanded}>{`\n${lines.slice(COLLAPSE_LINES).join("\n")}`}</span>
+      </pre>
+      <button
+        ref={toggle}
+        type="button"
+        className="more"
+        aria-expanded={expanded}
+        aria-controls={textId}
+        onClick={() => {
+          collapsing.current = expanded;
+          setExpanded(!expanded);
+        }}
+      >
+        {expanded ? "Show fewer lines" : `Show all ${lines.length.toLocaleString()} lines`}
+      </button>
+    </div>
   );
 }
 
@@ -260,6 +287,19 @@ export interface MessageViewProps {
   onReveal: (entryId: string) => void;
 }
 
+/** What a click inside a message means for itself: following a link, pressing a button, opening a summary. */
+const INTERACTIVE =
+  "a, button, input, textarea, select, label, summary, [role='button'], [contenteditable]:not([contenteditable='false'])";
+
+/** Whether a click on a message is meant for the message: not for a control inside it, not the end of a text selection. */
+function clickMeansMessage(event: MouseEvent<HTMLElement>): boolean {
+  if (event.defaultPrevented || !(event.target instanceof Element)) return false;
+  const control = event.target.closest(INTERACTIVE);
+  if (control && event.currentTarget.contains(control)) return false;
+  const selection = window.getSelection();
+  return selection === null || selection.isCollapsed;
+}
+
 export const MessageView = memo(function MessageView({
   message,
   entryId,
@@ -270,11 +310,20 @@ export const MessageView = memo(function MessageView({
   const body: Json = isRecord(message) ? message : { role: "unknown", value: message };
   const role = str(body.role) || "unknown";
   return (
+    // A click anywhere on the message is the mouse's shortcut; the message is no tab stop.
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the id link in the header is the keyboard path to the same action
     <article
       className={`message role-${role}`}
       data-entry-id={entryId ?? ""}
       data-role={role}
       data-index={index}
+      onClick={
+        entryId
+          ? (event) => {
+              if (clickMeansMessage(event)) onReveal(entryId);
+            }
+          : undefined
+      }
     >
       <header className="message-header">
         <span className={`role-name role-${role}`}>{roleWords(role)}</span>

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import "../testing/setup.ts";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import {
   buildSessionContext,
   buildSessionProjection,
@@ -10,7 +10,9 @@ import {
   convertToLlm,
 } from "../../../shared/session/index.ts";
 import { generatedSessions, renderExplorer } from "../testing/render-explorer.tsx";
-import { assistant, conversation, sessionText, user } from "../testing/sessions.ts";
+import { assistant, conversation, type HandEntry, sessionText, user } from "../testing/sessions.ts";
+import { COLLAPSE_LINES } from "./message-view.tsx";
+import { LINE_SCROLL } from "./context-preview.tsx";
 
 function items(region: HTMLElement) {
   return [...region.querySelectorAll<HTMLElement>("[data-entry-id][data-role]")].filter((el) =>
@@ -171,8 +173,9 @@ describe("the context preview", () => {
     expect(within(a0).getByRole("group", { name: "Edit of src/a.ts" }).textContent).toMatch(/- b[\s\S]*\+ c/);
     expect(a0.querySelector(".json")?.textContent).toContain('"path": "src/b.ts"');
     const t0 = region.querySelector<HTMLElement>('[data-entry-id="t0"]')!;
-    expect(t0.querySelector<HTMLDetailsElement>("details.collapsible")?.open).toBe(false);
-    expect(t0.textContent).toContain("Show 22 more lines");
+    expect(within(t0).getByRole("button", { name: "Show all 30 lines" }).getAttribute("aria-expanded")).toBe(
+      "false",
+    );
     const b0 = region.querySelector<HTMLElement>('[data-entry-id="b0"]')!;
     expect(b0.textContent).toContain("exit 1");
     expect(b0.textContent).toContain("$ npm test");
@@ -223,4 +226,250 @@ describe("the context preview", () => {
     expect(explorer.clipboard[1]).toContain("## assistant (a9)");
     explorer.unmount();
   });
+
+  it("clicking a message, its header or its body, reveals its entry; a control inside it or a text selection does not", async () => {
+    const entries = [
+      ...conversation(3),
+      {
+        id: "a9",
+        message: {
+          role: "assistant",
+          content: [
+            { type: "thinking", thinking: "Hmm." },
+            { type: "text", text: "Done." },
+          ],
+          provider: "anthropic",
+          model: "claude-test",
+          stopReason: "stop",
+          timestamp: 1,
+        },
+      },
+      toolResult("t0", lines(30)),
+    ];
+    const explorer = await renderExplorer([{ sessionId: "c", text: sessionText(entries) }], { open: "c" });
+    const region = await explorer.waitForContext("t0");
+    const cursor = () => explorer.controller.stores.session.getState().cursorId;
+    const message = (id: string) => region.querySelector<HTMLElement>(`article[data-entry-id="${id}"]`)!;
+
+    fireEvent.click(message("u1").querySelector(".message-body .plain-text")!);
+    expect(cursor()).toBe("u1");
+    fireEvent.click(message("a0").querySelector(".role-name")!);
+    expect(cursor()).toBe("a0");
+    await waitFor(() =>
+      expect(explorer.node("a0")?.querySelector(".entry-node")?.classList).toContain("cursor"),
+    );
+
+    // Controls inside a message do their own thing.
+    fireEvent.click(within(message("t0")).getByRole("button", { name: "Show all 30 lines" }));
+    fireEvent.click(message("a9").querySelector("summary")!);
+    expect(cursor()).toBe("a0");
+    // The id link still reveals.
+    fireEvent.click(within(message("u2")).getByRole("button", { name: "u2" }));
+    expect(cursor()).toBe("u2");
+
+    // A click that ends a text selection is for the selection.
+    const selection = window.getSelection()!;
+    selection.selectAllChildren(message("a1").querySelector(".message-body")!);
+    expect(selection.isCollapsed).toBe(false);
+    fireEvent.click(message("a1").querySelector(".message-body")!);
+    expect(cursor()).toBe("u2");
+    selection.removeAllRanges();
+    fireEvent.click(message("a1").querySelector(".message-body")!);
+    expect(cursor()).toBe("a1");
+    explorer.unmount();
+  });
+
+  it("shows a long output's first lines as text with a button that shows all of it and then fewer again", async () => {
+    const entries = [user("u0", "Run it"), toolResult("t0", lines(30))];
+    const explorer = await renderExplorer([{ sessionId: "long", text: sessionText(entries) }], {
+      open: "long",
+    });
+    const region = await explorer.waitForContext("t0");
+    const t0 = region.querySelector<HTMLElement>('[data-entry-id="t0"]')!;
+    const output = t0.querySelector("pre")!;
+    const rest = output.querySelector("span")!;
+    expect(t0.querySelector("details, summary")).toBeNull();
+    const more = within(t0).getByRole("button", { name: "Show all 30 lines" });
+    expect(more.getAttribute("aria-expanded")).toBe("false");
+    expect(more.getAttribute("aria-controls")).toBe(output.id);
+    // The first lines are plain text; the rest is in the page (find, copy) but hidden.
+    expect(output.firstChild!.textContent).toBe(lines(COLLAPSE_LINES));
+    expect(rest.hidden).toBe(true);
+    expect(output.textContent).toBe(lines(30));
+
+    // Clicking into the output to select text toggles nothing.
+    fireEvent.mouseDown(output);
+    fireEvent.click(output);
+    expect(rest.hidden).toBe(true);
+
+    fireEvent.click(more);
+    expect(rest.hidden).toBe(false);
+    expect(more.getAttribute("aria-expanded")).toBe("true");
+    expect(more.textContent).toBe("Show fewer lines");
+    fireEvent.click(output);
+    expect(rest.hidden).toBe(false);
+
+    fireEvent.click(within(t0).getByRole("button", { name: "Show fewer lines" }));
+    expect(rest.hidden).toBe(true);
+    expect(more.getAttribute("aria-expanded")).toBe("false");
+    explorer.unmount();
+  });
+
+  describe("in a virtualised list", () => {
+    const OriginalResizeObserver = globalThis.ResizeObserver;
+    afterEach(() => {
+      globalThis.ResizeObserver = OriginalResizeObserver;
+    });
+
+    it("a long output shown whole is re-measured: the rows after it move down", async () => {
+      // The virtualiser measures rows by a ResizeObserver; this one lets the test report a row's new size.
+      const observed = new Map<Element, { callback: ResizeObserverCallback; observer: ResizeObserver }>();
+      globalThis.ResizeObserver = class extends OriginalResizeObserver {
+        constructor(callback: ResizeObserverCallback) {
+          super(callback);
+          const record = { callback, observer: this as ResizeObserver };
+          this.observe = (target: Element) => {
+            observed.set(target, record);
+            super.observe(target);
+          };
+        }
+      };
+      // happy-dom fires no scroll events, so the virtualiser draws the first rows: the output is one of them.
+      const entries = [
+        user("q0", "Run it"),
+        toolResult("t0", lines(400)),
+        user("q1", "Thanks"),
+        ...conversation(60),
+      ];
+      const explorer = await renderExplorer([{ sessionId: "big", text: sessionText(entries) }], {
+        open: "big",
+      });
+      const region = await explorer.waitForContext("a59");
+      expect(Number(region.dataset.messageCount)).toBeGreaterThan(100);
+      const row = region
+        .querySelector<HTMLElement>('[data-entry-id="t0"]')!
+        .closest<HTMLElement>(".virtual-row")!;
+      const next = region
+        .querySelector<HTMLElement>('[data-entry-id="q1"]')!
+        .closest<HTMLElement>(".virtual-row")!;
+      const top = (element: HTMLElement) =>
+        Number(/translateY\(([-\d.]+)px\)/.exec(element.style.transform)![1]);
+      const before = top(next);
+      const record = observed.get(row);
+      expect(record, "the row is observed for its size").toBeDefined();
+
+      fireEvent.click(within(row).getByRole("button", { name: "Show all 400 lines" }));
+      expect(
+        within(row).getByRole("button", { name: "Show fewer lines" }).getAttribute("aria-expanded"),
+      ).toBe("true");
+      expect(row.querySelector("pre span")!.hasAttribute("hidden")).toBe(false);
+      // What a browser's ResizeObserver reports once the row has grown.
+      const height = row.getBoundingClientRect().height + 5000;
+      act(() =>
+        record!.callback(
+          [
+            {
+              target: row,
+              contentRect: row.getBoundingClientRect(),
+              borderBoxSize: [{ inlineSize: 480, blockSize: height }],
+              contentBoxSize: [{ inlineSize: 480, blockSize: height }],
+              devicePixelContentBoxSize: [],
+            } as unknown as ResizeObserverEntry,
+          ],
+          record!.observer,
+        ),
+      );
+      expect(top(next)).toBe(before + 5000);
+      explorer.unmount();
+    });
+
+    it("the list is a focusable region that scrolls by Home, End, PageUp, PageDown and the arrows, and keeps the focus when the focused row goes", async () => {
+      const explorer = await renderExplorer([{ sessionId: "big", text: sessionText(conversation(100)) }], {
+        open: "big",
+      });
+      await explorer.waitForContext("a99");
+      const list = screen.getByRole("region", { name: "Context messages" });
+      expect(list.tabIndex).toBe(0);
+      // happy-dom lays nothing out: give the list the scroll height of the space the virtualiser keeps.
+      Object.defineProperty(list, "scrollHeight", {
+        get: () => virtualHeight(list),
+      });
+      const cursorBefore = explorer.controller.stores.session.getState().cursorId;
+      // happy-dom moves scrollTop but fires no scroll event: send the one a browser would.
+      const press = (target: Element, key: string) => {
+        const handled = !fireEvent.keyDown(target, { key });
+        act(() => {
+          fireEvent.scroll(list);
+        });
+        return handled;
+      };
+
+      // happy-dom fires no scroll events, so the virtualiser draws the first rows.
+      const link = within(list).getByRole("button", { name: "u0" });
+      link.focus();
+      expect(document.activeElement).toBe(link);
+      expect(press(link, "End")).toBe(true);
+      expect(list.scrollTop).toBeGreaterThan(0);
+      // The row with the focused link is gone; the focus stayed in the list, not on the page.
+      expect(list.querySelector('[data-entry-id="u0"]')).toBeNull();
+      expect(list.querySelector('[data-entry-id="a99"]')).not.toBeNull();
+      expect(document.activeElement).toBe(list);
+
+      expect(press(list, "Home")).toBe(true);
+      expect(list.scrollTop).toBe(0);
+      expect(list.querySelector('[data-entry-id="u0"]')).not.toBeNull();
+      expect(press(list, "PageDown")).toBe(true);
+      const page = list.clientHeight - LINE_SCROLL;
+      expect(list.scrollTop).toBe(page);
+      expect(press(list, "ArrowDown")).toBe(true);
+      expect(list.scrollTop).toBe(page + LINE_SCROLL);
+      expect(press(list, "ArrowUp")).toBe(true);
+      expect(press(list, "PageUp")).toBe(true);
+      expect(list.scrollTop).toBe(0);
+      expect(document.activeElement).toBe(list);
+      // Other keys, and these keys with a modifier, are not the list's.
+      expect(press(list, "a")).toBe(false);
+      expect(fireEvent.keyDown(list, { key: "Home", ctrlKey: true })).toBe(true);
+      // The explorer's own keys (the graph cursor) stay out of it.
+      expect(explorer.controller.stores.session.getState().cursorId).toBe(cursorBefore);
+      explorer.unmount();
+    });
+  });
+
+  it("a short list scrolls by its keys too", async () => {
+    const explorer = await renderExplorer([{ sessionId: "c", text: sessionText(conversation(10)) }], {
+      open: "c",
+    });
+    await explorer.waitForContext("a9");
+    const list = screen.getByRole("region", { name: "Context messages" });
+    list.focus();
+    list.scrollTop = 0;
+    expect(fireEvent.keyDown(list, { key: "PageDown" })).toBe(false);
+    expect(list.scrollTop).toBe(list.clientHeight - LINE_SCROLL);
+    expect(fireEvent.keyDown(list, { key: "Home" })).toBe(false);
+    expect(list.scrollTop).toBe(0);
+    explorer.unmount();
+  });
 });
+
+function virtualHeight(list: HTMLElement): number {
+  return Number.parseFloat(list.querySelector<HTMLElement>(".virtual-space")!.style.height);
+}
+
+function lines(count: number): string {
+  return Array.from({ length: count }, (_, i) => `line ${i}`).join("\n");
+}
+
+function toolResult(id: string, text: string): HandEntry {
+  return {
+    id,
+    message: {
+      role: "toolResult",
+      toolCallId: "call1",
+      toolName: "bash",
+      content: [{ type: "text", text }],
+      isError: false,
+      timestamp: 2,
+    },
+  };
+}
