@@ -21,6 +21,17 @@ const pi16 = (await import(
   buildSessionContext(entries: unknown[], leafId?: string | null): unknown;
 };
 
+interface DemoEntry {
+  type: string;
+  id: string;
+  parentId: string | null;
+  message?: {
+    role: string;
+    toolCallId?: string;
+    content?: { type: string; id: string }[];
+  };
+}
+
 const root = mkdtempSync(join(tmpdir(), "arbor-demo-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -73,6 +84,57 @@ describe("the demo library", () => {
       expect(manager.getSessionName()).toBe(index.sessionName);
       rmSync(copy);
     }
+  });
+
+  it("gives every tool call its own id, and every tool result answers exactly one earlier call on its path", () => {
+    let messagesWithSeveralCalls = 0;
+    for (const file of demoFiles(root)) {
+      // The damaged file's broken lines are skipped: they hold no tool calls.
+      const entries = file.text
+        .split("\n")
+        .flatMap((line) => {
+          try {
+            return [JSON.parse(line) as DemoEntry];
+          } catch {
+            return [];
+          }
+        })
+        .filter((entry) => entry.type === "message");
+      const byId = new Map(entries.map((entry) => [entry.id, entry]));
+      const callIdsOf = (entry: DemoEntry | undefined) =>
+        entry?.message?.role === "assistant"
+          ? (entry.message.content ?? [])
+              .filter((block) => block.type === "toolCall")
+              .map((block) => block.id)
+          : [];
+      const seen: string[] = [];
+      const answered = new Set<string>();
+      for (const entry of entries) {
+        const calls = callIdsOf(entry);
+        if (calls.length > 1) messagesWithSeveralCalls += 1;
+        for (const id of calls) {
+          expect(id, file.relativePath).toMatch(/^toolu_[0-9a-f]{16}$/);
+          expect(seen, `${file.relativePath}: ${id} used twice`).not.toContain(id);
+          seen.push(id);
+        }
+        const answers = entry.message?.role === "toolResult" ? entry.message.toolCallId : undefined;
+        if (answers === undefined) continue;
+        expect(
+          seen.filter((id) => id === answers),
+          `${file.relativePath}: ${answers}`,
+        ).toHaveLength(1);
+        expect(answered, `${file.relativePath}: ${answers} answered twice`).not.toContain(answers);
+        answered.add(answers);
+        // The call it answers is on the result's own path, not on another branch.
+        const ancestorCalls: string[] = [];
+        for (let at = byId.get(entry.parentId ?? ""); at; at = byId.get(at.parentId ?? "")) {
+          ancestorCalls.push(...callIdsOf(at));
+        }
+        expect(ancestorCalls, `${file.relativePath}: ${answers}`).toContain(answers);
+      }
+    }
+    // The case that once went wrong: one message calling the same tool twice.
+    expect(messagesWithSeveralCalls).toBeGreaterThan(0);
   });
 
   it("has one damaged file whose problems Arbor reports by line", () => {

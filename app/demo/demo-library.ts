@@ -84,8 +84,10 @@ class DemoSession {
     if (parts.thinking) content.push({ type: "thinking", thinking: parts.thinking });
     if (parts.text) content.push({ type: "text", text: parts.text });
     const toolCallIds: string[] = [];
-    for (const tool of parts.tools ?? []) {
-      const callId = `toolu_${hex8(`${this.slug}:call:${this.counter}:${tool.name}`)}${hex8(tool.name)}`;
+    for (const [index, tool] of (parts.tools ?? []).entries()) {
+      // The call's index is in the seed: a real provider never gives two calls in one message the same id.
+      const seed = `${this.slug}:call:${this.counter}:${index}:${tool.name}`;
+      const callId = `toolu_${hex8(seed)}${hex8(`${seed}:tail`)}`;
       toolCallIds.push(callId);
       content.push({ type: "toolCall", id: callId, name: tool.name, arguments: tool.args });
     }
