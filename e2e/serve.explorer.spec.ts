@@ -495,6 +495,8 @@ test("the damaged file opens with its problems and line numbers; the window keep
     "may still be being written",
   );
   await openApp(page, serve.url);
+  // The library says so before it is opened: two lines are not JSON (the half-written last one included).
+  await expect(sessionRow(page, DAMAGED).locator(".damage-note")).toHaveText("2 unreadable lines");
   await openSession(page, DAMAGED, leafOf(damaged));
   const header = page.locator(".app-header");
   await expect(header.locator(".badge.warning")).toHaveText(`${problems.length} problems`);

@@ -98,6 +98,7 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
     bytes: session.size,
     parentSessionId: session.parentPath ? handles.sessionId(session.parentPath) : null,
     error: session.error?.message ?? null,
+    damagedLines: session.badLines,
     open: options.openMarks?.isOpen(session.path) ?? false,
   });
 

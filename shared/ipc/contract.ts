@@ -34,6 +34,8 @@ export interface SessionListItem {
   parentSessionId: string | null;
   /** Why the file could not be read as a session, if it could not. */
   error: string | null;
+  /** Lines that are not JSON (Pi skips them without a word); 0 for a clean file. */
+  damagedLines: number;
   /** Another window (or this one) has it open. */
   open: boolean;
 }

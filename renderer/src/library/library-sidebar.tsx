@@ -78,7 +78,7 @@ export function LibrarySidebar() {
   else if (total === 0)
     body = (
       <div className="empty">
-        {listing.scanning ? "No sessions found yet…" : "No Pi sessions were found."}
+        {listing.scanning ? "Reading session files…" : "No Pi sessions were found."}
       </div>
     );
   else if (groups.length === 0) body = <div className="empty">No session matches.</div>;
@@ -113,6 +113,13 @@ export function LibrarySidebar() {
                       {formatDate(item.modified)} · {item.messageCount} msgs · {formatSize(item.bytes)}
                     </span>
                     {item.error ? <span className="error-text">{item.error}</span> : null}
+                    {!item.error && item.damagedLines > 0 ? (
+                      <span className="damage-note">
+                        {item.damagedLines === 1
+                          ? "1 unreadable line"
+                          : `${item.damagedLines} unreadable lines`}
+                      </span>
+                    ) : null}
                     {hit ? <Snippet hit={hit} /> : null}
                   </button>
                 </li>

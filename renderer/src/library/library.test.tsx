@@ -23,6 +23,7 @@ function item(sessionId: string, fields: Partial<SessionListItem> = {}): Session
     bytes: 100,
     parentSessionId: null,
     error: null,
+    damagedLines: 0,
     open: false,
     ...fields,
   };
@@ -177,6 +178,15 @@ describe("the library sidebar", () => {
     // Still this window's open session; the other rows are as they were.
     expect(row.getAttribute("aria-current")).toBe("true");
     expect(nav.querySelector('[data-session-id="one"]')!.textContent).not.toContain("99 msgs");
+    explorer.unmount();
+  });
+
+  it("marks a session whose file has lines that are not JSON", async () => {
+    const damaged = `${sessionText(conversation(1))}not json\n{"half":\n`;
+    const explorer = await renderExplorer([...sessions, { sessionId: "bad", text: damaged }]);
+    const nav = screen.getByRole("navigation", { name: "Library" });
+    expect(nav.querySelector('[data-session-id="bad"] .damage-note')?.textContent).toBe("2 unreadable lines");
+    expect(nav.querySelector('[data-session-id="one"] .damage-note')).toBeNull();
     explorer.unmount();
   });
 

@@ -147,6 +147,7 @@ export function createFakeClient(inputs: FakeSessionInput[], options: FakeClient
       bytes: s.text.length,
       parentSessionId: s.input.parentSessionId ?? null,
       error: s.input.error ?? null,
+      damagedLines: index.problems.filter((problem) => problem.kind === "malformed-json").length,
       open: id === openId,
     };
   }
