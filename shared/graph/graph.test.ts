@@ -14,7 +14,7 @@ import type { SessionIndex } from "../session/tree-index.ts";
 import { chainId, foldChains } from "./chains.ts";
 import { FILTER_MODES, type FilterableNode, type VisibleTree, visibleTree } from "./filter.ts";
 import { indexNodes } from "./indexed-nodes.ts";
-import { BASE_MIN_ZOOM, minZoomFor } from "./layout.ts";
+import { BASE_MIN_ZOOM, DEFAULT_LAYOUT, minZoomFor } from "./layout.ts";
 import { layoutGraph } from "./layout.ts";
 
 const piRoot = new URL("../../node_modules/@earendil-works/pi-coding-agent/dist/", import.meta.url);
@@ -280,6 +280,43 @@ describe("foldChains and layoutGraph", () => {
       if (id === "e19") continue; // the old leaf now sits inside the longer chain
       expect(b.positions.get(id), id).toEqual(position);
     }
+  });
+
+  it("given the rows before, moves nothing drawn when Pi continues an older branch or starts a new one", () => {
+    const nodes = chainTree(12, 2);
+    const add = (id: string, parentId: string) => {
+      nodes.set(id, { ...nodes.get("b0")!, id, parentId, children: [] });
+      (nodes.get(parentId)!.children as string[]).push(id);
+    };
+    const layout = (leaf: string, previous?: Parameters<typeof layoutGraph>[2]) => {
+      const tree = visibleTree(nodes, ["e0"], { mode: "all", leafId: leaf });
+      const graph = foldChains(tree, { keep: (id) => id === leaf });
+      return layoutGraph(graph, DEFAULT_LAYOUT, previous);
+    };
+    const first = layout("e11");
+    const mainRow = first.positions.get("e0")!.y;
+    expect(first.positions.get("b0")!.y).toBeGreaterThan(mainRow);
+    // Pi goes back to b0's branch and continues it: the leaf moves there.
+    add("b1", "b0");
+    const fresh = layout("b1");
+    // Laid out afresh, the new leaf's branch would come first: rows swap.
+    expect(fresh.positions.get("b0")!.y).toBe(mainRow);
+    const kept = layout("b1", first);
+    for (const [id, position] of first.positions) {
+      if (id === "e11") continue; // the old leaf now folds into the chain before it
+      expect(kept.positions.get(id), id).toEqual(position);
+    }
+    expect(kept.positions.get("b1")!.y).toBe(first.positions.get("b0")!.y);
+    // A new branch from an early entry opens a row below every other.
+    add("c0", "e1");
+    const branched = layout("c0", kept);
+    for (const [id, position] of kept.positions) {
+      // e1 now branches: the chain it was in is cut there, its pieces stay on their row.
+      if (branched.positions.has(id)) expect(branched.positions.get(id)!.y, id).toBe(position.y);
+    }
+    const rows = [...branched.positions.values()].map((position) => position.y);
+    expect(branched.positions.get("c0")!.y).toBe(Math.max(...rows));
+    expect(branched.height).toBe(3 * (DEFAULT_LAYOUT.nodeHeight + DEFAULT_LAYOUT.gapY));
   });
 
   it("lays out 100k entries in linear time without deep recursion", () => {

@@ -1,13 +1,18 @@
 /**
  * Tree layout as a pure, linear-time function: positions as data. Each node
  * sits one column right of its parent (a row down, top-down); a parent lines
- * up with its first child, and each further branch opens the next free row.
- * With the branch holding the leaf ordered first, the current path is one
- * straight line, and appending to a branch never moves what is already drawn
- * above it. Iterative, so depth is no limit.
+ * up with its first child, and each further branch opens a row of its own,
+ * in depth-first order. With the branch holding the leaf ordered first, the
+ * current path is one straight line. Iterative, so depth is no limit.
+ *
+ * Given the rows of the layout before (`previous`), nodes keep them: entries
+ * appended (a new branch from an old entry, a leaf moving to another branch)
+ * never move a drawn row; a new branch takes a new row below the others.
+ * Rows are kept by the first entry a node shows, which a chain keeps while it
+ * grows, folds and unfolds.
  */
 
-import type { FoldedGraph } from "./chains.ts";
+import type { FoldedGraph, GraphNode } from "./chains.ts";
 
 export type LayoutDirection = "LR" | "TB";
 
@@ -37,52 +42,90 @@ export interface Layout {
   /** Extent of the drawing. */
   width: number;
   height: number;
+  /** Each node's row, by the first entry it shows: what a later layout keeps (`previous`). */
+  rows: ReadonlyMap<string, number>;
 }
 
-export function layoutGraph(graph: FoldedGraph, options: LayoutOptions = DEFAULT_LAYOUT): Layout {
+/** The entry a graph node is known by across layouts: itself, or a chain's first (its name). */
+function keyOf(node: GraphNode): string {
+  return node.kind === "chain" ? (node.entryIds[0] ?? node.id) : node.entryId;
+}
+
+export function layoutGraph(
+  graph: FoldedGraph,
+  options: LayoutOptions = DEFAULT_LAYOUT,
+  previous?: Pick<Layout, "rows">,
+): Layout {
+  const remembered = previous?.rows;
   const column = new Map<string, number>();
+  /** Rows as assigned: remembered ones as they were, new ones after every remembered row. */
   const row = new Map<string, number>();
-  let nextRow = 0;
+  let highestRemembered = -1;
+  if (remembered)
+    for (const value of remembered.values()) highestRemembered = Math.max(highestRemembered, value);
+  let nextNewRow = highestRemembered + 1;
+  const taken = new Set<number>();
   let maxColumn = 0;
-  // Depth-first in graph order: a node takes its first descendant leaf's row; leaves take new rows.
-  const stack: { id: string; depth: number; entered: boolean }[] = [];
+  /** A remembered row this node may have again (not one another branch already holds). */
+  const rememberedRow = (node: GraphNode): number | undefined => {
+    const value = remembered?.get(keyOf(node));
+    return value !== undefined && !taken.has(value) ? value : undefined;
+  };
+  // Depth-first, pre-order: a node's row is fixed when it is reached, so new rows come in depth-first order.
+  const stack: { id: string; depth: number; inherited: number | null }[] = [];
   for (let i = graph.roots.length - 1; i >= 0; i--)
-    stack.push({ id: graph.roots[i]!, depth: 0, entered: false });
+    stack.push({ id: graph.roots[i]!, depth: 0, inherited: null });
   while (stack.length > 0) {
-    const frame = stack[stack.length - 1]!;
+    const frame = stack.pop()!;
     const node = graph.byId.get(frame.id)!;
-    if (!frame.entered) {
-      frame.entered = true;
-      column.set(frame.id, frame.depth);
-      if (frame.depth > maxColumn) maxColumn = frame.depth;
-      if (node.children.length === 0) {
-        row.set(frame.id, nextRow++);
-        stack.pop();
-        continue;
-      }
-      for (let i = node.children.length - 1; i >= 0; i--) {
-        stack.push({ id: node.children[i]!, depth: frame.depth + 1, entered: false });
-      }
-      continue;
+    let own = frame.inherited;
+    if (own === null) {
+      own = rememberedRow(node) ?? nextNewRow++;
+      taken.add(own);
     }
-    row.set(frame.id, row.get(node.children[0]!)!);
-    stack.pop();
+    row.set(frame.id, own);
+    column.set(frame.id, frame.depth);
+    if (frame.depth > maxColumn) maxColumn = frame.depth;
+    const children = node.children;
+    if (children.length === 0) continue;
+    // The child that continues this row: the one that had it, else (if none kept a row) the first without one.
+    let heir = -1;
+    let firstNew = -1;
+    for (let i = 0; i < children.length; i++) {
+      const value = remembered?.get(keyOf(graph.byId.get(children[i]!)!));
+      if (value === own) {
+        heir = i;
+        break;
+      }
+      if (firstNew === -1 && (value === undefined || taken.has(value))) firstNew = i;
+    }
+    if (heir === -1 && !remembered?.size) heir = 0;
+    else if (heir === -1) heir = firstNew;
+    for (let i = children.length - 1; i >= 0; i--) {
+      stack.push({ id: children[i]!, depth: frame.depth + 1, inherited: i === heir ? own : null });
+    }
   }
+  // Rows left empty (their nodes folded away, hidden by a search) close up; the order stays.
+  const used = [...taken].sort((a, b) => a - b);
+  const compact = new Map<number, number>();
+  used.forEach((value, i) => compact.set(value, i));
   const stepX = options.nodeWidth + options.gapX;
   const stepY = options.nodeHeight + options.gapY;
   const positions = new Map<string, Position>();
+  const rows = new Map<string, number>();
   for (const [id, c] of column) {
-    const r = row.get(id)!;
+    const r = compact.get(row.get(id)!)!;
+    rows.set(keyOf(graph.byId.get(id)!), r);
     positions.set(
       id,
       options.direction === "LR" ? { x: c * stepX, y: r * stepY } : { x: r * stepX, y: c * stepY },
     );
   }
   const across = (maxColumn + 1) * (options.direction === "LR" ? stepX : stepY);
-  const down = nextRow * (options.direction === "LR" ? stepY : stepX);
+  const down = used.length * (options.direction === "LR" ? stepY : stepX);
   return options.direction === "LR"
-    ? { positions, width: across, height: down }
-    : { positions, width: down, height: across };
+    ? { positions, width: across, height: down, rows }
+    : { positions, width: down, height: across, rows };
 }
 
 /** The zoom out React Flow allows on its own; a graph too large to fit at it lowers it (`minZoomFor`). */

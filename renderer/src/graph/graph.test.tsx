@@ -203,6 +203,44 @@ describe("the session graph", () => {
     explorer.unmount();
   });
 
+  it("keeps every drawn node in place when Pi continues an older branch", async () => {
+    // u0 - a0 - b0 (an early side branch), and the main line u1 .. a3 from a0 (the leaf).
+    const [u0, a0, ...rest] = conversation(4);
+    const entries: HandEntry[] = [
+      u0!,
+      a0!,
+      user("b0", "a side question"),
+      { ...rest[0]!, parentId: "a0" },
+      ...rest.slice(1),
+    ];
+    const explorer = await renderExplorer([{ sessionId: "s", text: sessionText(entries) }], { open: "s" });
+    const { controller } = explorer;
+    await waitFor(() => expect(controller.model()?.view.leafId).toBe("a3"));
+    const before = new Map(controller.model()!.layout.positions);
+    expect(before.get("b0")!.y).toBeGreaterThan(before.get("u0")!.y);
+    // Pi goes back to b0 and answers it: the leaf moves to that branch.
+    act(() => {
+      explorer.client.append("s", [
+        {
+          type: "message",
+          parentId: "b0",
+          message: { role: "assistant", content: [{ type: "text", text: "side answer" }], timestamp: 5 },
+        },
+      ]);
+    });
+    await waitFor(() => expect(controller.model()!.view.leafId).not.toBe("a3"));
+    const after = controller.model()!.layout.positions;
+    let compared = 0;
+    for (const [id, position] of before) {
+      if (!after.has(id)) continue;
+      expect(after.get(id), id).toEqual(position);
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(2);
+    expect(after.get("b0")).toEqual(before.get("b0"));
+    explorer.unmount();
+  });
+
   it("searches with / , steps through matches with Enter and Shift+Enter, and clears with Esc", async () => {
     const explorer = await renderExplorer([{ sessionId: "c", text: sessionText(conversation(12)) }], {
       open: "c",

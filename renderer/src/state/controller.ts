@@ -220,6 +220,7 @@ export function createController(
       view,
       selectedId: wanted,
       cursorId: wanted,
+      layoutEpoch: session.getState().layoutEpoch + 1,
     });
     live.setState({ recent: new Set(), reloadNotice: null });
     if (wanted === null) session.setState({ fitRequest: { serial: ++fitSerial, animate: false } });

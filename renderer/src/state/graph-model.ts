@@ -139,9 +139,19 @@ export function createGraphSelectors(): GraphSelectors {
       });
     },
   );
-  const layout = memoLast((graph: FoldedGraph, direction: LayoutDirection) =>
-    layoutGraph(graph, { ...DEFAULT_LAYOUT, direction }),
-  );
+  /**
+   * The rows of the last layout of this session and filter: the next one
+   * keeps them, so appends, searches and chains opening never move a drawn
+   * row. A new open (or reload) of the session, or another filter, starts
+   * afresh (the leaf's branch first again).
+   */
+  let lastRows: { key: string; rows: Layout["rows"] } | null = null;
+  const layout = memoLast((graph: FoldedGraph, direction: LayoutDirection, key: string) => {
+    const previous = lastRows?.key === key ? lastRows : undefined;
+    const drawn = layoutGraph(graph, { ...DEFAULT_LAYOUT, direction }, previous);
+    lastRows = { key, rows: drawn.rows };
+    return drawn;
+  });
   const model = memoLast(
     (
       view: SessionView,
@@ -187,7 +197,8 @@ export function createGraphSelectors(): GraphSelectors {
       const onlyMatches = state.searchFilter && searchWords(state.searchQuery).length > 0 ? found : null;
       const tree = visible(view, state.filterMode, state.folded, onlyMatches);
       const graph = folded(tree, view, found, state.folded, state.expandedChains);
-      return model(view, tree, found, graph, layout(graph, state.direction));
+      const rowsKey = `${view.sessionId}\n${state.filterMode}\n${state.layoutEpoch}`;
+      return model(view, tree, found, graph, layout(graph, state.direction, rowsKey));
     },
     indexed,
     pathSet(state) {

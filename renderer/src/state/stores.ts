@@ -82,6 +82,8 @@ export interface SessionState {
   searchFilter: boolean;
   /** The entry that keeps its place on screen when the layout next changes (a chain just expanded); else the cursor does. */
   anchorId: string | null;
+  /** Counts the views shown whole (an open, a reload): each is laid out afresh, then keeps its rows. */
+  layoutEpoch: number;
   /**
    * Ask the graph to centre an entry: a new serial each time. Animated, except
    * when a session opens: it appears in place, not moving from another's viewport.
@@ -118,6 +120,7 @@ export const initialSessionState: SessionState = {
   searching: false,
   searchFilter: false,
   anchorId: null,
+  layoutEpoch: 0,
   centreRequest: null,
   fitRequest: null,
   labelEditor: null,
