@@ -108,7 +108,7 @@ export function layoutGraph(
   // Rows left empty (their nodes folded away, hidden by a search) close up; the order stays.
   const used = [...taken].sort((a, b) => a - b);
   const compact = new Map<number, number>();
-  used.forEach((value, i) => compact.set(value, i));
+  for (let i = 0; i < used.length; i++) compact.set(used[i]!, i);
   const stepX = options.nodeWidth + options.gapX;
   const stepY = options.nodeHeight + options.gapY;
   const positions = new Map<string, Position>();
