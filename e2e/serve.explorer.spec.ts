@@ -593,6 +593,27 @@ test("the minimap draws every node on a canvas; a click on it moves the view, th
   await page.emulateMedia({ colorScheme: "light" });
 });
 
+test("each tab keeps its own session, and a reload opens it again", async ({ page }) => {
+  await openApp(page, serve.url);
+  await openSession(page, LOGIN, leafOf(login));
+  const other = await page.context().newPage();
+  await openApp(other, serve.url);
+  // A new tab starts on nothing of the other's.
+  await expect(sessionRow(other, LOGIN)).not.toHaveAttribute("aria-current", "true");
+  await openSession(other, DAMAGED, leafOf(damaged));
+  await page.waitForTimeout(300);
+  await expect(sessionRow(page, LOGIN)).toHaveAttribute("aria-current", "true");
+  await expectPreviewOf(page, leafOf(login));
+  // The address names the open session: a reload opens it again.
+  expect(new URL(other.url()).searchParams.get("session")).toBe(
+    await sessionRow(other, DAMAGED).getAttribute("data-session-id"),
+  );
+  await other.reload();
+  await expect(sessionRow(other, DAMAGED)).toHaveAttribute("aria-current", "true");
+  await expectPreviewOf(other, leafOf(damaged));
+  await other.close();
+});
+
 test("the dark theme follows the system's colour scheme", async ({ page }) => {
   await page.emulateMedia({ colorScheme: "dark" });
   await openLogin(page);

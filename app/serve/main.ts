@@ -105,45 +105,39 @@ export function defaultDataDir(env: ServeIo["env"]): string {
 
 export interface RunningServe {
   server: ArborServer;
-  host: ArborHost;
-  /** Stops serving and shuts the session down (idempotent). */
+  /** Stops serving and shuts every tab's session down (idempotent). */
   stop(): Promise<void>;
 }
 
 export async function startServe(args: ServeArguments, io: ServeIo): Promise<RunningServe> {
-  const host = createArborHost({
-    transport: "serve",
-    version: packageVersion(),
-    dataDir: args.dataDir,
-    roots: args.dirs.length > 0 ? args.dirs : undefined,
-    env: io.env,
-    demo: args.demo,
-    onInternalError: (error, request) => {
-      const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-      io.stderr(`arbor serve: internal error in ${request}: ${text}\n`);
-    },
-  });
-  let server: ArborServer;
-  try {
-    server = await startArborServer({
-      handlers: host.handlers,
-      events: host.events,
-      port: args.port,
-      staticDir: args.staticDir,
+  const onInternalError = (error: unknown, request: string) => {
+    const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    io.stderr(`arbor serve: internal error in ${request}: ${text}\n`);
+  };
+  // One host per tab, as one per Electron window: each opens its sessions on its own.
+  const connect = () => {
+    const host: ArborHost = createArborHost({
+      transport: "serve",
+      version: packageVersion(),
+      dataDir: args.dataDir,
+      roots: args.dirs.length > 0 ? args.dirs : undefined,
+      env: io.env,
+      demo: args.demo,
+      onInternalError,
     });
-  } catch (error) {
-    await host.close();
-    throw error;
-  }
+    return { handlers: host.handlers, events: host.events, close: () => host.close() };
+  };
+  const server = await startArborServer({
+    connect,
+    port: args.port,
+    staticDir: args.staticDir,
+    onInternalError,
+  });
   let stopping: Promise<void> | undefined;
   return {
     server,
-    host,
     stop() {
-      stopping ??= (async () => {
-        await server.close();
-        await host.close();
-      })();
+      stopping ??= server.close();
       return stopping;
     },
   };

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { type WebSocketConstructor, WebSocketClient } from "../../shared/ipc/websocket-client.ts";
-import { encodedCwd, tempFolder, writeSampleSession } from "../runtime/testing.ts";
+import { encodedCwd, tempFolder, writeLinearSession, writeSampleSession } from "../runtime/testing.ts";
 import { createEventHub } from "../ipc/event-sink.ts";
 import { contentSecurityPolicy, cookieValue, decideAccess, tokenMatches } from "./security.ts";
 import { startArborServer } from "./server.ts";
@@ -229,6 +229,39 @@ describe("arbor serve: Origin and Host", () => {
     expect(await client.request("app.info", {})).toMatchObject({ transport: "serve" });
     client.close();
   });
+
+  it("gives each connection (a browser tab) its own open session", async () => {
+    writeLinearSession(join(folder.path, "sessions", encodedCwd("/work/project"), "second.jsonl"), {
+      turns: 2,
+    });
+    const origin = `http://127.0.0.1:${port}`;
+    class PageSocket extends WebSocket {
+      constructor(url: string) {
+        super(url, { origin });
+      }
+    }
+    const tab = () =>
+      WebSocketClient.connect(`ws://127.0.0.1:${port}/ws?token=${token}`, {
+        WebSocket: PageSocket as unknown as WebSocketConstructor,
+      });
+    const [first, second] = await Promise.all([tab(), tab()]);
+    const listed = (await first.request("library.rescan", {})).projects.flatMap(
+      (project) => project.sessions,
+    );
+    expect(listed).toHaveLength(2);
+    await second.request("library.rescan", {});
+    const switched: string[] = [];
+    first.on("session.switched", ({ sessionId }) => switched.push(sessionId));
+    const a = await first.request("session.open", { sessionId: listed[0]!.sessionId });
+    const b = await second.request("session.open", { sessionId: listed[1]!.sessionId });
+    expect(b.sessionId).not.toBe(a.sessionId);
+    // The second tab's open left the first tab's session as it was.
+    expect((await first.request("session.current", {}))?.sessionId).toBe(a.sessionId);
+    expect((await second.request("session.current", {}))?.sessionId).toBe(b.sessionId);
+    expect(switched).toEqual([a.sessionId]);
+    first.close();
+    second.close();
+  });
 });
 
 describe("arbor serve: static files", () => {
@@ -259,8 +292,7 @@ describe("arbor serve: static files", () => {
 
   it("serves a placeholder page, under the same CSP, when the renderer is not built", async () => {
     const server = await startArborServer({
-      handlers: {} as never,
-      events: createEventHub(),
+      connect: () => ({ handlers: {} as never, events: createEventHub(), close: async () => {} }),
       port: 0,
       staticDir: join(folder.path, "not-built"),
     });

@@ -2,7 +2,9 @@
  * The `arbor serve` host: one HTTP server on 127.0.0.1 that serves the built
  * renderer and, at `/ws`, the WebSocket binding of the contract. Every
  * request passes `decideAccess` first (token, Host, Origin); refusals carry
- * the same security headers as pages.
+ * the same security headers as pages. Each connection (a browser tab) gets
+ * handlers of its own from `connect`, as each Electron window has its own
+ * runtime: tabs open sessions independently.
  */
 
 import { createReadStream } from "node:fs";
@@ -22,9 +24,16 @@ import {
 } from "./security.ts";
 import { StaticFiles } from "./static-files.ts";
 
-export interface ArborServerOptions {
+/** What one connection talks to: its own handlers and events, released when it closes. */
+export interface ServeConnection {
   handlers: ArborHandlers;
   events: EventHub;
+  close(): Promise<void>;
+}
+
+export interface ArborServerOptions {
+  /** Called for each WebSocket connection that passed the access checks. */
+  connect: () => ServeConnection;
   /** 0: any free port. */
   port: number;
   /** The built renderer (index.html and assets). */
@@ -56,11 +65,15 @@ const STATUS_TEXT: Record<number, string> = {
 export async function startArborServer(options: ArborServerOptions): Promise<ArborServer> {
   const token = options.token ?? createAccessToken();
   const files = new StaticFiles(options.staticDir);
-  const adapter = new WebSocketAdapter({
-    handlers: options.handlers,
-    events: options.events,
-    onInternalError: options.onInternalError,
-  });
+  /** The open connections' adapters, and what each connection holds. */
+  const connections = new Map<WebSocketAdapter, ServeConnection>();
+  const release = (adapter: WebSocketAdapter) => {
+    const connection = connections.get(adapter);
+    if (!connection) return Promise.resolve();
+    connections.delete(adapter);
+    adapter.dispose();
+    return connection.close().catch((error: unknown) => options.onInternalError?.(error, "serve.close"));
+  };
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   let port = 0;
 
@@ -138,7 +151,15 @@ export async function startArborServer(options: ArborServerOptions): Promise<Arb
     if (!decision.allowed) return reject(decision.status);
     if ((request.url ?? "/").split("?")[0] !== WEBSOCKET_PATH) return reject(404);
     sockets.handleUpgrade(request, socket, head, (webSocket) => {
+      const connection = options.connect();
+      const adapter = new WebSocketAdapter({
+        handlers: connection.handlers,
+        events: connection.events,
+        onInternalError: options.onInternalError,
+      });
+      connections.set(adapter, connection);
       adapter.accept(webSocket);
+      webSocket.once("close", () => void release(adapter));
     });
   });
 
@@ -165,8 +186,9 @@ export async function startArborServer(options: ArborServerOptions): Promise<Arb
         const closed = [...sockets.clients].map(
           (client) => new Promise<void>((resolve) => client.once("close", () => resolve())),
         );
-        adapter.dispose();
+        const released = Promise.all([...connections.keys()].map(release));
         await Promise.race([Promise.all(closed), new Promise((resolve) => setTimeout(resolve, 500))]);
+        await released;
         for (const client of sockets.clients) client.terminate();
         await new Promise<void>((resolve) => sockets.close(() => resolve()));
         await new Promise<void>((resolve) => {

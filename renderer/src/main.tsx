@@ -37,7 +37,19 @@ async function main() {
     return;
   }
   const stores = createStores();
-  const controller = createController(connected.client, stores);
+  // In a browser (arbor serve) the address names the open session, so a reload (or a bookmark) opens it again.
+  const inBrowser = window.location.protocol === "http:" || window.location.protocol === "https:";
+  const controller = createController(connected.client, stores, {
+    showInAddress: inBrowser
+      ? (sessionId) => {
+          const params = new URLSearchParams(window.location.search);
+          if (params.get("session") === sessionId && !params.has("leaf")) return;
+          params.set("session", sessionId);
+          params.delete("leaf");
+          window.history.replaceState(window.history.state, "", `?${params.toString()}`);
+        }
+      : undefined,
+  });
   connected.onClose((reason) => controller.notify("error", `${reason} Reload the page to reconnect.`));
   const openDropped = connected.openDroppedFile;
   if (openDropped) {

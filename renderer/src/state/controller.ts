@@ -43,6 +43,8 @@ export interface ControllerOptions {
   writeClipboard?: (text: string) => Promise<void>;
   /** Sessions with this many entries or more search once typing pauses (`searchPauseMs`). */
   searchAsTypedBelow?: number;
+  /** Told each session the window shows, so the address can name it (a reload in a browser opens it again). */
+  showInAddress?: ((sessionId: string) => void) | undefined;
 }
 
 /** From this many entries on, each search redraws a graph large enough to feel on every key. */
@@ -699,6 +701,12 @@ export function createController(
         // have named the session by its header id, which the event does not use.
         if (pendingOpen !== null) return;
         showSwitched(sessionId);
+      }),
+    );
+    disposers.push(
+      session.subscribe((state, previous) => {
+        const shown = state.view?.sessionId;
+        if (shown !== undefined && shown !== previous.view?.sessionId) options.showInAddress?.(shown);
       }),
     );
     // The context and the inspector follow the selection (and the agent/llm toggle).

@@ -121,6 +121,26 @@ describe("the controller", () => {
     controller.dispose();
   });
 
+  it("tells the address each session it shows, once, so a reload in a browser opens it again", async () => {
+    const client = createFakeClient([
+      { sessionId: "one", text: sessionText(conversation(3)) },
+      { sessionId: "two", text: sessionText(conversation(4)) },
+    ]);
+    const shown: string[] = [];
+    const controller = createController(client, createStores(), {
+      location,
+      showInAddress: (sessionId) => shown.push(sessionId),
+    });
+    await controller.start();
+    await controller.openSession("one");
+    controller.select("u1");
+    client.append("one", [{ type: "message", message: { role: "user", content: "more", timestamp: 1 } }]);
+    await settle();
+    await controller.openSession("two");
+    expect(shown).toEqual(["one", "two"]);
+    controller.dispose();
+  });
+
   it("in follow mode, moves to a new message but stays where it is for a label", async () => {
     const { client, stores, controller } = setup();
     await controller.start();
