@@ -111,10 +111,41 @@ export function drawMinimapViewport(
   ctx.fillStyle = palette.mask;
   ctx.fill("evenodd");
   ctx.globalAlpha = 1;
-  ctx.beginPath();
-  ctx.rect(box.x, box.y, box.width, box.height);
+  // The outline is drawn inside the minimap: a view larger than the graph, or panned past its edge, keeps
+  // its visible edges on the border; a view wholly off the minimap leaves a mark at the border nearest it.
+  const line = 1.5 / map.scale;
+  const inset = line / 2;
+  const area = {
+    x: whole.x + inset,
+    y: whole.y + inset,
+    width: frame.width / map.scale - line,
+    height: frame.height / map.scale - line,
+  };
+  const left = Math.max(box.x, area.x);
+  const top = Math.max(box.y, area.y);
+  const right = Math.min(box.x + box.width, area.x + area.width);
+  const bottom = Math.min(box.y + box.height, area.y + area.height);
   ctx.strokeStyle = palette.accent;
-  ctx.lineWidth = 1.5 / map.scale;
-  ctx.stroke();
+  ctx.lineWidth = line;
+  ctx.beginPath();
+  if (right > left && bottom > top) {
+    ctx.rect(left, top, right - left, bottom - top);
+    ctx.stroke();
+  } else {
+    const mark = OFF_MINIMAP_MARK_PX / map.scale;
+    const clamp = (value: number, from: number, size: number) =>
+      Math.min(from + size - mark, Math.max(from, value - mark / 2));
+    ctx.rect(
+      clamp(box.x + box.width / 2, area.x, area.width),
+      clamp(box.y + box.height / 2, area.y, area.height),
+      mark,
+      mark,
+    );
+    ctx.fillStyle = palette.accent;
+    ctx.fill();
+  }
   return box;
 }
+
+/** The mark that shows where the view is when it is wholly off the minimap, in CSS pixels. */
+const OFF_MINIMAP_MARK_PX = 6;

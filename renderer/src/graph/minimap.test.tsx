@@ -124,7 +124,51 @@ describe("drawMinimapViewport", () => {
     expect(mask!.rects[1]).toEqual(box);
     expect(outline!.kind).toBe("stroke");
     expect(outline!.style).toBe(colourOf("--accent"));
-    expect(outline!.rects).toEqual([box]);
+    // Larger than what the minimap shows: the outline keeps to the minimap, its visible edges on the border.
+    const map = minimap.minimapMapping(scene.bounds, frame.width, frame.height);
+    const shown = {
+      x: -map.x / map.scale,
+      y: -map.y / map.scale,
+      right: (frame.width - map.x) / map.scale,
+      bottom: (frame.height - map.y) / map.scale,
+    };
+    const [drawn] = outline!.rects;
+    expect(drawn!.x).toBe(box.x);
+    expect(drawn!.y).toBeGreaterThan(shown.y);
+    expect(drawn!.x + drawn!.width).toBeLessThan(shown.right);
+    expect(drawn!.y + drawn!.height).toBeLessThan(shown.bottom);
+    expect(drawn!.y + drawn!.height).toBeGreaterThan(shown.bottom - 2 / map.scale);
+  });
+
+  it("outlines a view inside the minimap as it is, and marks the border nearest a view off it", () => {
+    const scene = overviewScene(modelOf(), "LR");
+    const map = minimap.minimapMapping(scene.bounds, frame.width, frame.height);
+    const draw = (viewport: { x: number; y: number; zoom: number }) => {
+      const context = new RecordingContext();
+      const box = minimap.drawMinimapViewport(
+        context,
+        scene,
+        frame,
+        { viewport, flowWidth: 80, flowHeight: 60 },
+        palette,
+      );
+      return { box, paints: context.paints };
+    };
+    // A small view over the graph's middle: drawn whole.
+    const centre = {
+      x: scene.bounds.x + scene.bounds.width / 2,
+      y: scene.bounds.y + scene.bounds.height / 2,
+    };
+    const inside = draw({ x: 40 - centre.x, y: 30 - centre.y, zoom: 1 });
+    expect(inside.paints[1]).toMatchObject({ kind: "stroke", rects: [inside.box] });
+    // Far to the right of everything: a filled mark on the minimap's right border.
+    const off = draw({ x: -(scene.bounds.x + scene.bounds.width + 100_000), y: 30 - centre.y, zoom: 1 });
+    const mark = off.paints[1]!;
+    expect(mark.kind).toBe("fill");
+    expect(mark.style).toBe(colourOf("--accent"));
+    const right = (frame.width - map.x) / map.scale;
+    expect(mark.rects[0]!.x + mark.rects[0]!.width).toBeLessThanOrEqual(right);
+    expect(mark.rects[0]!.x + mark.rects[0]!.width).toBeGreaterThan(right - 2 / map.scale);
   });
 
   it("maps minimap points back to the graph points drawn there", () => {
@@ -174,7 +218,10 @@ describe("the minimap in the explorer", () => {
     await waitFor(() => expect(nodesCanvas!.dataset.frames).toBe("1"));
     expect(filledRects(nodesContext.paints)).toHaveLength(model.graph.nodes.length);
     const nodePaints = nodesContext.paints.length;
-    const outline = () => viewContext.paints.filter((paint) => paint.kind === "stroke").at(-1)!.rects[0];
+    // The viewport as drawn: the hole in the mask (the outline keeps to the minimap's border).
+    const outline = () =>
+      viewContext.paints.filter((paint) => paint.kind === "fill" && paint.rule === "evenodd").at(-1)!
+        .rects[1];
     await waitFor(() => expect(outline()).toEqual(viewportRect(flowViewport(), 1600, 900)));
 
     // A press on the minimap over b1 (off the path, away from the leaf the view opened on) centres the
