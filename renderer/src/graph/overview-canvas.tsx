@@ -13,7 +13,7 @@ import { useStore as useVanillaStore } from "zustand";
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { Controller } from "../state/controller.ts";
 import type { GraphModel } from "../state/graph-model.ts";
-import { useController, useGraphSelect } from "../state/hooks.tsx";
+import { useController, useGraphSelect, useSession } from "../state/hooks.tsx";
 import type { SessionState } from "../state/stores.ts";
 import { createRedraw, onGraphChange, sizeCanvas, watchPalette } from "./canvas-frame.ts";
 import { drawOverview, type OverviewHighlights } from "./overview-draw.ts";
@@ -37,8 +37,10 @@ const zoomedOut = (state: ReactFlowState) => state.transform[2] < OVERVIEW_ZOOM;
 /** Whether the graph is drawn as the overview now. Call inside a ReactFlowProvider. */
 export function useOverview(): boolean {
   const out = useStore(zoomedOut);
+  // A fit on its way to the overview: React Flow gets no nodes before the zoom gets there.
+  const ahead = useSession((state) => state.overviewAhead);
   const large = useGraphSelect((model) => (model?.graph.nodes.length ?? 0) >= OVERVIEW_MIN_NODES);
-  return out && large;
+  return (out || ahead) && large;
 }
 
 export interface OverviewHover {

@@ -11,6 +11,7 @@ import {
   ReactFlowProvider,
   useReactFlow,
   useStore,
+  useStoreApi,
 } from "@xyflow/react";
 import { type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import {
@@ -29,7 +30,13 @@ import { useController, useGraphModel, useGraphSelect, usePathSet, useSession } 
 import { type FlowNode, flowEdges, flowNodes } from "./flow-elements.ts";
 import { MinimapCanvas } from "./minimap-canvas.tsx";
 import { nodeTypes } from "./nodes.tsx";
-import { OverviewCanvas, useOverview, useOverviewPointer } from "./overview-canvas.tsx";
+import {
+  OVERVIEW_MIN_NODES,
+  OVERVIEW_ZOOM,
+  OverviewCanvas,
+  useOverview,
+  useOverviewPointer,
+} from "./overview-canvas.tsx";
 
 export const SEARCH_INPUT_ID = "graph-search";
 /** The graph panel takes the focus when a session opens, so the explorer's keys reach it. */
@@ -198,6 +205,7 @@ function drawnAt(model: GraphModel, entryId: string | null): Position | undefine
 function ViewportControl() {
   const controller = useController();
   const flow = useReactFlow();
+  const flowStore = useStoreApi();
   const model = useGraphModel();
   const centre = useSession((s) => s.centreRequest);
   const fit = useSession((s) => s.fitRequest);
@@ -238,8 +246,30 @@ function ViewportControl() {
     // Not fitView: it waits until every node was measured, and an off-screen node never is (onlyRenderVisibleElements).
     const width = Math.max(NODE_WIDTH, layout.width - DEFAULT_LAYOUT.gapX);
     const height = Math.max(NODE_HEIGHT, layout.height - DEFAULT_LAYOUT.gapY);
-    void flow.fitBounds({ x: 0, y: 0, width, height }, { duration: fit.animate ? 200 : 0, padding: 0.1 });
-  }, [fit, controller, flow]);
+    // A large graph fitted ends in the overview. React Flow must have no nodes before the zoom gets there:
+    // a frame zoomed out with every node still its own would mount thousands of them at once (seconds).
+    // So the overview takes over first, and the fit follows in the next frame.
+    const model = controller.model()!;
+    const { width: viewWidth, height: viewHeight } = flowStore.getState();
+    const target = Math.min(viewWidth / (width * 1.1), viewHeight / (height * 1.1));
+    const toOverview = model.graph.nodes.length >= OVERVIEW_MIN_NODES && target < OVERVIEW_ZOOM;
+    const bounds = { x: 0, y: 0, width, height };
+    if (!toOverview) {
+      void flow.fitBounds(bounds, { duration: fit.animate ? 200 : 0, padding: 0.1 });
+      return;
+    }
+    const session = controller.stores.session;
+    session.setState({ overviewAhead: true });
+    const frame = requestAnimationFrame(() => {
+      void flow
+        .fitBounds(bounds, { duration: 0, padding: 0.1 })
+        .finally(() => session.setState({ overviewAhead: false }));
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      session.setState({ overviewAhead: false });
+    };
+  }, [fit, controller, flow, flowStore]);
   return null;
 }
 

@@ -84,6 +84,8 @@ export interface SessionState {
   anchorId: string | null;
   /** Counts the views shown whole (an open, a reload): each is laid out afresh, then keeps its rows. */
   layoutEpoch: number;
+  /** A fit is taking the view into the overview: the overview draws from now, before the zoom is there. */
+  overviewAhead: boolean;
   /**
    * Ask the graph to centre an entry: a new serial each time. Animated, except
    * when a session opens: it appears in place, not moving from another's viewport.
@@ -121,6 +123,7 @@ export const initialSessionState: SessionState = {
   searchFilter: false,
   anchorId: null,
   layoutEpoch: 0,
+  overviewAhead: false,
   centreRequest: null,
   fitRequest: null,
   labelEditor: null,
