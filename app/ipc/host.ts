@@ -1,9 +1,10 @@
 /**
  * Everything one window needs, put together: the session library (with the
  * bundled demo library as fallback), a `SessionRuntime` with Arbor's own
- * extensions, and the handler object both transports bind. `arbor serve`
- * uses it as it is; the Electron main process can too (one per window,
- * sharing the library and the open marks).
+ * extensions, and the handler object both transports bind. One per window
+ * (an Electron window, a browser tab under `arbor serve`); the windows of
+ * one process share one library and one set of open marks (`shared`), so
+ * they never write the library's cache over each other.
  */
 
 import { join } from "node:path";
@@ -38,6 +39,43 @@ export interface ArborHostOptions {
   /** Writes new, forked and cloned files (default: the runtime's, over `app/store/new-file.ts`). */
   files?: SessionFiles | undefined;
   onInternalError?: ((error: unknown, request: string) => void) | undefined;
+  /** What the process's windows share; this host then leaves them open when it closes. */
+  shared?: SharedHostParts | undefined;
+}
+
+/** The parts of a host every window of the process shares. */
+export interface SharedHostParts {
+  library: SessionLibrary;
+  openMarks: OpenMarks;
+  recentSessions: RecentSessions;
+}
+
+/** The library and open marks for the windows of one process (`ArborHostOptions.shared`). */
+export function createSharedHostParts(
+  options: Pick<ArborHostOptions, "roots" | "extraFolders" | "dataDir" | "env">,
+): SharedHostParts & { dispose(): Promise<void> } {
+  const library = libraryFor(options);
+  const openMarks = createOpenMarks();
+  const recentSessions = createRecentSessions({ dataDir: options.dataDir });
+  return {
+    library,
+    openMarks,
+    recentSessions,
+    async dispose() {
+      await library.dispose();
+      recentSessions.dispose();
+      openMarks.dispose();
+    },
+  };
+}
+
+function libraryFor(options: Pick<ArborHostOptions, "roots" | "extraFolders" | "dataDir" | "env">) {
+  return createSessionLibrary({
+    roots: options.roots,
+    extraFolders: options.extraFolders,
+    cacheDir: join(options.dataDir, "library-cache"),
+    env: options.env,
+  });
 }
 
 export interface ArborHost {
@@ -57,12 +95,8 @@ export function demoRoot(dataDir: string): string {
 }
 
 export function createArborHost(options: ArborHostOptions): ArborHost {
-  const library = createSessionLibrary({
-    roots: options.roots,
-    extraFolders: options.extraFolders,
-    cacheDir: join(options.dataDir, "library-cache"),
-    env: options.env,
-  });
+  const shared = options.shared;
+  const library = shared?.library ?? libraryFor(options);
   const demoSource: DemoSource | undefined =
     options.demo === false
       ? undefined
@@ -72,8 +106,8 @@ export function createArborHost(options: ArborHostOptions): ArborHost {
           return createSessionLibrary({ roots: [root], cacheDir: null });
         };
   const events = createEventHub();
-  const openMarks = createOpenMarks();
-  const recentSessions = createRecentSessions({ dataDir: options.dataDir });
+  const openMarks = shared?.openMarks ?? createOpenMarks();
+  const recentSessions = shared?.recentSessions ?? createRecentSessions({ dataDir: options.dataDir });
   let handlers: ArborHandlerObject | undefined;
   const runtime = new SessionRuntime({
     openSession: options.openSession,
@@ -111,10 +145,12 @@ export function createArborHost(options: ArborHostOptions): ArborHost {
       closing ??= (async () => {
         await runtime.close();
         created.dispose();
-        await library.dispose();
+        if (!shared) await library.dispose();
         await created.idle().catch(() => {});
-        recentSessions.dispose();
-        openMarks.dispose();
+        if (!shared) {
+          recentSessions.dispose();
+          openMarks.dispose();
+        }
       })();
       return closing;
     },

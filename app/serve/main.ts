@@ -19,7 +19,7 @@ import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { type ArborHost, createArborHost } from "../ipc/host.ts";
+import { type ArborHost, createArborHost, createSharedHostParts } from "../ipc/host.ts";
 import { type ArborServer, startArborServer } from "./server.ts";
 
 /** The package's folder: the nearest one up from here with Arbor's package.json (sources or a build). */
@@ -114,30 +114,37 @@ export async function startServe(args: ServeArguments, io: ServeIo): Promise<Run
     const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
     io.stderr(`arbor serve: internal error in ${request}: ${text}\n`);
   };
-  // One host per tab, as one per Electron window: each opens its sessions on its own.
+  const roots = args.dirs.length > 0 ? args.dirs : undefined;
+  // One host per tab, as one per Electron window: each opens its sessions on its own; all share the library.
+  const shared = createSharedHostParts({ dataDir: args.dataDir, roots, env: io.env });
   const connect = () => {
     const host: ArborHost = createArborHost({
       transport: "serve",
       version: packageVersion(),
       dataDir: args.dataDir,
-      roots: args.dirs.length > 0 ? args.dirs : undefined,
+      roots,
       env: io.env,
       demo: args.demo,
       onInternalError,
+      shared,
     });
     return { handlers: host.handlers, events: host.events, close: () => host.close() };
   };
-  const server = await startArborServer({
-    connect,
-    port: args.port,
-    staticDir: args.staticDir,
-    onInternalError,
-  });
+  let server: ArborServer;
+  try {
+    server = await startArborServer({ connect, port: args.port, staticDir: args.staticDir, onInternalError });
+  } catch (error) {
+    await shared.dispose();
+    throw error;
+  }
   let stopping: Promise<void> | undefined;
   return {
     server,
     stop() {
-      stopping ??= server.close();
+      stopping ??= (async () => {
+        await server.close();
+        await shared.dispose();
+      })();
       return stopping;
     },
   };

@@ -249,7 +249,9 @@ describe("arbor serve: Origin and Host", () => {
       (project) => project.sessions,
     );
     expect(listed).toHaveLength(2);
-    await second.request("library.rescan", {});
+    // One library for all tabs (one writer of its cache): the second tab lists what the first one's scan read.
+    const secondList = await second.request("library.list", {});
+    expect(secondList.projects.flatMap((project) => project.sessions)).toHaveLength(2);
     const switched: string[] = [];
     first.on("session.switched", ({ sessionId }) => switched.push(sessionId));
     const a = await first.request("session.open", { sessionId: listed[0]!.sessionId });
