@@ -319,6 +319,30 @@ describe("foldChains and layoutGraph", () => {
     expect(branched.height).toBe(3 * (DEFAULT_LAYOUT.nodeHeight + DEFAULT_LAYOUT.gapY));
   });
 
+  it("given the rows before, a branch folded and unfolded comes back to its own rows", () => {
+    // e0..e7, b0 from e2 with a side branch x0 from b0's child b1, and c0 from e4.
+    const nodes = chainTree(8, 2);
+    const add = (id: string, parentId: string) => {
+      nodes.set(id, { ...nodes.get("b0")!, id, parentId, children: [] });
+      (nodes.get(parentId)!.children as string[]).push(id);
+    };
+    add("b1", "b0");
+    add("b2", "b1");
+    add("x0", "b1");
+    add("c0", "e4");
+    const layout = (folded: Set<string>, previous?: Parameters<typeof layoutGraph>[2]) => {
+      const tree = visibleTree(nodes, ["e0"], { mode: "all", leafId: "e7", folded });
+      return layoutGraph(foldChains(tree, { keep: () => true }), DEFAULT_LAYOUT, previous);
+    };
+    const first = layout(new Set());
+    const foldedLayout = layout(new Set(["b0"]), first);
+    // Folded away, b1 and x0's rows stay empty: c0 keeps its row.
+    expect(foldedLayout.positions.has("x0")).toBe(false);
+    expect(foldedLayout.positions.get("c0")).toEqual(first.positions.get("c0"));
+    const unfolded = layout(new Set(), foldedLayout);
+    expect([...unfolded.positions]).toEqual([...first.positions]);
+  });
+
   it("lays out 100k entries in linear time without deep recursion", () => {
     const nodes = chainTree(100_000, 50_000);
     const started = performance.now();

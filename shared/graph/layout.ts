@@ -2,14 +2,16 @@
  * Tree layout as a pure, linear-time function: positions as data. Each node
  * sits one column right of its parent (a row down, top-down); a parent lines
  * up with its first child, and each further branch opens a row of its own,
- * in depth-first order. With the branch holding the leaf ordered first, the
- * current path is one straight line. Iterative, so depth is no limit.
+ * in depth-first order, the branch holding the leaf first. Iterative, so
+ * depth is no limit.
  *
  * Given the rows of the layout before (`previous`), nodes keep them: entries
  * appended (a new branch from an old entry, a leaf moving to another branch)
- * never move a drawn row; a new branch takes a new row below the others.
- * Rows are kept by the first entry a node shows, which a chain keeps while it
- * grows, folds and unfolds.
+ * never move a drawn row; a new branch takes a new row below the others. So
+ * the current path is one straight line in a fresh layout, not necessarily
+ * after the leaf moved. Rows are kept by the first entry a node shows, which
+ * a chain keeps while it grows, folds and unfolds; the rows of nodes hidden
+ * for now are kept for when they come back.
  */
 
 import type { FoldedGraph, GraphNode } from "./chains.ts";
@@ -105,16 +107,14 @@ export function layoutGraph(
       stack.push({ id: children[i]!, depth: frame.depth + 1, inherited: i === heir ? own : null });
     }
   }
-  // Rows left empty (their nodes folded away, hidden by a search) close up; the order stays.
-  const used = [...taken].sort((a, b) => a - b);
-  const compact = new Map<number, number>();
-  for (let i = 0; i < used.length; i++) compact.set(used[i]!, i);
+  // With rows before, every row keeps its number, and nodes not drawn now (folded away, hidden by a
+  // search) keep theirs for when they come back: a row left empty stays so rather than move the rows below.
   const stepX = options.nodeWidth + options.gapX;
   const stepY = options.nodeHeight + options.gapY;
   const positions = new Map<string, Position>();
-  const rows = new Map<string, number>();
+  const rows = new Map<string, number>(remembered ?? []);
   for (const [id, c] of column) {
-    const r = compact.get(row.get(id)!)!;
+    const r = row.get(id)!;
     rows.set(keyOf(graph.byId.get(id)!), r);
     positions.set(
       id,
@@ -122,7 +122,9 @@ export function layoutGraph(
     );
   }
   const across = (maxColumn + 1) * (options.direction === "LR" ? stepX : stepY);
-  const down = used.length * (options.direction === "LR" ? stepY : stepX);
+  let lowest = -1;
+  for (const value of taken) lowest = Math.max(lowest, value);
+  const down = (lowest + 1) * (options.direction === "LR" ? stepY : stepX);
   return options.direction === "LR"
     ? { positions, width: across, height: down, rows }
     : { positions, width: down, height: across, rows };

@@ -209,13 +209,15 @@ function ViewportControl() {
   const model = useGraphModel();
   const centre = useSession((s) => s.centreRequest);
   const fit = useSession((s) => s.fitRequest);
-  const last = useRef<{ model: GraphModel; cursorId: string | null } | null>(null);
+  const last = useRef<{ model: GraphModel; cursorId: string | null; centre: unknown } | null>(null);
   useLayoutEffect(() => {
     const previous = last.current;
     const state = controller.stores.session.getState();
-    last.current = model ? { model, cursorId: state.cursorId } : null;
+    last.current = model ? { model, cursorId: state.cursorId, centre: state.centreRequest } : null;
     if (!model || !previous || previous.model.layout === model.layout) return;
     if (previous.model.view.sessionId !== model.view.sessionId) return;
+    // A centre asked for with this change (follow mode's, a reveal's) moves the view itself: no jump first.
+    if (state.centreRequest !== previous.centre) return;
     const anchor = [state.anchorId, previous.cursorId, state.cursorId].find(
       (id) => drawnAt(previous.model, id) && drawnAt(model, id),
     );
