@@ -255,6 +255,21 @@ describe("naming a session", () => {
   });
 });
 
+describe("opens that wait for the scan", () => {
+  it("a later open wins: an earlier one still looking for its session is stale", async () => {
+    writeSampleSession(samplePath);
+    const otherPath = join(root, encodedCwd("/work/project"), "2026-01-02T12-00-00-000Z_other.jsonl");
+    writeLinearSession(otherPath, { turns: 1, prefix: "ot" });
+    const created = host();
+    const registry = new HandleRegistry();
+    const first = created.handlers["session.open"]({ sessionId: registry.sessionId(samplePath) });
+    const second = created.handlers["session.open"]({ sessionId: registry.sessionId(otherPath) });
+    await expect(first).rejects.toMatchObject({ code: "stale" });
+    expect((await second).path).toBe(otherPath);
+    expect((await created.handlers["session.current"]({}))?.path).toBe(otherPath);
+  });
+});
+
 describe("switches and deltas", () => {
   const line = (fields: Record<string, unknown>) => `${JSON.stringify(fields)}\n`;
   const message = (id: string, parentId: string | null, text: string, at: string) =>

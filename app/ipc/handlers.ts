@@ -213,7 +213,8 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
       if (JSON.stringify(item) !== JSON.stringify(listItem(before)))
         events.emit("library.sessionChanged", item);
     } catch (error) {
-      options.onInternalError?.(error, "library.refresh");
+      // Closing the window aborts the library's reads: not an error.
+      if (!lifetime.isDisposed) options.onInternalError?.(error, "library.refresh");
     } finally {
       rowRefreshing = false;
       const again = rowAgain;
@@ -229,6 +230,7 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
    * (its header's UUID, as Pi shows it). A link opened while the first scan
    * runs waits for it: the ids of the files it lists are issued as it goes.
    */
+  let openSerial = 0;
   const pathOfSession = async (sessionId: string): Promise<string | undefined> => {
     const byHeaderId = () => {
       const { sessions } = library.list();
@@ -452,7 +454,12 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
     },
 
     async "session.open"({ sessionId }) {
+      const serial = ++openSerial;
       const path = await pathOfSession(sessionId);
+      // It waited for a scan, and another open came meanwhile: that one is what the window shows now.
+      if (serial !== openSerial) {
+        throw new ArborError("stale", "Another session was opened while this one was being looked for.");
+      }
       if (path === undefined) {
         throw new ArborError(
           "not-found",
