@@ -67,6 +67,7 @@ export function layoutGraph(
     for (const value of remembered.values()) highestRemembered = Math.max(highestRemembered, value);
   let nextNewRow = highestRemembered + 1;
   const taken = new Set<number>();
+  let lowestRow = -1;
   let maxColumn = 0;
   /** A remembered row this node may have again (not one another branch already holds). */
   const rememberedRow = (node: GraphNode): number | undefined => {
@@ -84,13 +85,15 @@ export function layoutGraph(
     if (own === null) {
       own = rememberedRow(node) ?? nextNewRow++;
       taken.add(own);
+      if (own > lowestRow) lowestRow = own;
     }
     row.set(frame.id, own);
     column.set(frame.id, frame.depth);
     if (frame.depth > maxColumn) maxColumn = frame.depth;
     const children = node.children;
     if (children.length === 0) continue;
-    // The child that continues this row: the one that had it, else (if none kept a row) the first without one.
+    // The child that continues this row: the one that had it, else the first without a row of its own
+    // (without rows before: the first child).
     let heir = -1;
     let firstNew = -1;
     for (let i = 0; i < children.length; i++) {
@@ -101,17 +104,16 @@ export function layoutGraph(
       }
       if (firstNew === -1 && (value === undefined || taken.has(value))) firstNew = i;
     }
-    if (heir === -1 && !remembered?.size) heir = 0;
-    else if (heir === -1) heir = firstNew;
+    if (heir === -1) heir = firstNew;
     for (let i = children.length - 1; i >= 0; i--) {
       stack.push({ id: children[i]!, depth: frame.depth + 1, inherited: i === heir ? own : null });
     }
   }
-  // With rows before, every row keeps its number, and nodes not drawn now (folded away, hidden by a
-  // search) keep theirs for when they come back: a row left empty stays so rather than move the rows below.
   const stepX = options.nodeWidth + options.gapX;
   const stepY = options.nodeHeight + options.gapY;
   const positions = new Map<string, Position>();
+  // Nodes not drawn now (folded away, hidden by a search) keep their rows for when they come back: a row
+  // left empty stays so rather than move the rows below it.
   const rows = new Map<string, number>(remembered ?? []);
   for (const [id, c] of column) {
     const r = row.get(id)!;
@@ -122,9 +124,7 @@ export function layoutGraph(
     );
   }
   const across = (maxColumn + 1) * (options.direction === "LR" ? stepX : stepY);
-  let lowest = -1;
-  for (const value of taken) lowest = Math.max(lowest, value);
-  const down = (lowest + 1) * (options.direction === "LR" ? stepY : stepX);
+  const down = (lowestRow + 1) * (options.direction === "LR" ? stepY : stepX);
   return options.direction === "LR"
     ? { positions, width: across, height: down, rows }
     : { positions, width: down, height: across, rows };
@@ -144,9 +144,14 @@ export function minZoomFor(
   padding = 0.1,
 ): number {
   if (layout.width <= 0 || layout.height <= 0 || view.width <= 0 || view.height <= 0) return BASE_MIN_ZOOM;
-  const fits = Math.min(
-    view.width / (layout.width * (1 + padding)),
-    view.height / (layout.height * (1 + padding)),
-  );
-  return Math.min(BASE_MIN_ZOOM, fits);
+  return Math.min(BASE_MIN_ZOOM, fitZoom(layout, view, padding));
+}
+
+/** The zoom at which `extent`, with `padding` around it, just fits `view` (as React Flow's fitBounds). */
+export function fitZoom(
+  extent: { width: number; height: number },
+  view: { width: number; height: number },
+  padding = 0.1,
+): number {
+  return Math.min(view.width / (extent.width * (1 + padding)), view.height / (extent.height * (1 + padding)));
 }

@@ -19,6 +19,7 @@ import {
   DEFAULT_LAYOUT,
   FILTER_MODES,
   type FilterMode,
+  fitZoom,
   minZoomFor,
   passesFilter,
   type Position,
@@ -252,8 +253,7 @@ function ViewportControl() {
     // a frame zoomed out with every node still its own would mount thousands of them at once (seconds).
     // So the overview takes over first, and the fit follows in the next frame.
     const model = controller.model()!;
-    const { width: viewWidth, height: viewHeight } = flowStore.getState();
-    const target = Math.min(viewWidth / (width * 1.1), viewHeight / (height * 1.1));
+    const target = fitZoom({ width, height }, flowStore.getState(), 0.1);
     const toOverview = model.graph.nodes.length >= OVERVIEW_MIN_NODES && target < OVERVIEW_ZOOM;
     const bounds = { x: 0, y: 0, width, height };
     if (!toOverview) {

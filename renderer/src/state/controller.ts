@@ -11,6 +11,7 @@ import {
   type ContextView,
   SESSION_SEARCH_MAX_LIMIT,
   type SessionView,
+  type SessionListItem,
 } from "../../../shared/ipc/contract.ts";
 import { applySessionDelta } from "../../../shared/ipc/session-delta.ts";
 import { cycleFilterMode, type FilterMode, type LayoutDirection } from "../../../shared/graph/index.ts";
@@ -262,22 +263,22 @@ export function createController(
     }
   }
 
-  function markOpen(sessionId: string) {
+  /** Replaces library rows: `update` returns the row as it should be (the same object when unchanged). */
+  function updateRows(update: (item: SessionListItem) => SessionListItem) {
     const listing = library.getState().listing;
     if (!listing) return;
     library.setState({
       listing: {
         ...listing,
-        projects: listing.projects.map((project) => ({
-          ...project,
-          sessions: project.sessions.map((item) =>
-            item.open === (item.sessionId === sessionId)
-              ? item
-              : { ...item, open: item.sessionId === sessionId },
-          ),
-        })),
+        projects: listing.projects.map((project) => ({ ...project, sessions: project.sessions.map(update) })),
       },
     });
+  }
+
+  function markOpen(sessionId: string) {
+    updateRows((item) =>
+      item.open === (item.sessionId === sessionId) ? item : { ...item, open: item.sessionId === sessionId },
+    );
   }
 
   /** Selects an entry as the context's leaf; a folded chain holding it opens, so the selection has a node of its own. */
@@ -615,26 +616,10 @@ export function createController(
         const open = session.getState().view?.sessionId;
         if (open) markOpen(open);
       }),
-      client.on("library.sessionChanged", (changed) => {
-        const listing = library.getState().listing;
-        if (!listing) return;
-        library.setState({
-          listing: {
-            ...listing,
-            projects: listing.projects.map((project) =>
-              project.sessions.some((item) => item.sessionId === changed.sessionId)
-                ? {
-                    ...project,
-                    sessions: project.sessions.map((item) =>
-                      // The row stays marked as this window's open session.
-                      item.sessionId === changed.sessionId ? { ...changed, open: item.open } : item,
-                    ),
-                  }
-                : project,
-            ),
-          },
-        });
-      }),
+      client.on("library.sessionChanged", (changed) =>
+        // The row stays marked as this window's open session.
+        updateRows((item) => (item.sessionId === changed.sessionId ? { ...changed, open: item.open } : item)),
+      ),
       client.on("session.appended", ({ sessionId, delta }) => {
         const state = session.getState();
         const current = state.view;
