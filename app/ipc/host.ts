@@ -17,6 +17,8 @@ import { createWindowTitleExtension } from "../runtime/extensions/window-title.t
 import type { OpenSessionFactory, SessionFiles } from "../runtime/open-session.ts";
 import { createCwdServicesFactory } from "../runtime/services.ts";
 import { SessionRuntime } from "../runtime/session-runtime.ts";
+import { storeSessionFactory } from "../runtime/store-session.ts";
+import { createParseCache, type ParseCache } from "../store/parse-cache.ts";
 import { createEventHub, type EventHub } from "./event-sink.ts";
 import { type ArborHandlerObject, createArborHandlers, type DemoSource } from "./handlers.ts";
 
@@ -69,6 +71,11 @@ export function createSharedHostParts(
   };
 }
 
+/** Saved parses of large sessions, in Arbor's data folder: a large session opens again without a parse. */
+export function parseCacheIn(dataDir: string): ParseCache {
+  return createParseCache(join(dataDir, "open-cache"));
+}
+
 function libraryFor(options: Pick<ArborHostOptions, "roots" | "extraFolders" | "dataDir" | "env">) {
   return createSessionLibrary({
     roots: options.roots,
@@ -110,7 +117,7 @@ export function createArborHost(options: ArborHostOptions): ArborHost {
   const recentSessions = shared?.recentSessions ?? createRecentSessions({ dataDir: options.dataDir });
   let handlers: ArborHandlerObject | undefined;
   const runtime = new SessionRuntime({
-    openSession: options.openSession,
+    openSession: options.openSession ?? storeSessionFactory({ parseCache: parseCacheIn(options.dataDir) }),
     files: options.files,
     services: createCwdServicesFactory({
       lookupLibraryEntry: (path) => handlers?.activeLibrary().session(path),

@@ -18,6 +18,7 @@ import {
   appendSessionName,
 } from "../store/append.ts";
 import type { FollowOptions } from "../store/follower.ts";
+import type { ParseCache } from "../store/parse-cache.ts";
 import { SessionStore } from "../store/session-store.ts";
 import { type Disposable, DisposableObject, DisposableStore, toDisposable } from "./disposable.ts";
 import { Emitter } from "./event.ts";
@@ -36,6 +37,8 @@ export interface StoreSessionOptions {
   follow?: FollowOptions | undefined;
   /** Errors while following (a read that failed); default: ignored, the next check tries again. */
   onFollowError?: ((error: unknown) => void) | undefined;
+  /** Saved parses of large files, read instead of parsing them (see `app/store/parse-cache.ts`). */
+  parseCache?: ParseCache | undefined;
 }
 
 /**
@@ -185,5 +188,11 @@ export const openStoreSession: OpenSessionFactory = async (path) => new StoreSes
 /** `openStoreSession` with options (how to parse, how to follow). */
 export function storeSessionFactory(options: StoreSessionOptions): OpenSessionFactory {
   return async (path) =>
-    new StoreSession(SessionStore.open(path, options.mode ? { mode: options.mode } : {}), options);
+    new StoreSession(
+      SessionStore.open(path, {
+        ...(options.mode ? { mode: options.mode } : {}),
+        parseCache: options.parseCache,
+      }),
+      options,
+    );
 }

@@ -80,7 +80,7 @@ export function resumePoint(index: SessionIndex): ReturnType<typeof treeResumePo
       break;
     }
   }
-  return { offset, lineNumber, piIndex, header: index.header };
+  return { offset, lineNumber, piIndex, header: index.header, headerLine: index.source.headerLine };
 }
 
 /** The byte offset just past the last complete (`\n`-terminated) line the index holds. */

@@ -28,6 +28,7 @@ import {
   sampleFile,
 } from "./follower.ts";
 import { defaultMode, openSessionFile } from "./open-session-file.ts";
+import type { ParseCache } from "./parse-cache.ts";
 
 export interface Disposable {
   dispose(): void;
@@ -103,7 +104,13 @@ export interface SessionStoreOptions {
   mode?: ParseMode;
   /** Follow the file (watch its directory, poll as a safety net). Default: off; see `follow()`. */
   follow?: boolean | FollowOptions;
+  /** Saved parses of large files: read instead of parsing, and saved after a parse (see `parse-cache.ts`). */
+  parseCache?: ParseCache | undefined;
+  /** How long after an open a new parse is saved (default 1.5 s: after the window has drawn the session). */
+  parseSaveDelayMs?: number;
 }
+
+const PARSE_SAVE_DELAY_MS = 1500;
 
 export class StoreDisposedError extends Error {
   constructor(path: string) {
@@ -117,16 +124,25 @@ interface OpenFile {
   mode: ParseMode;
   known: KnownFile;
   samples: ByteSample[];
+  /** Saves the parse for the next open (see `OpenedSession.saveParse`). */
+  saveParse: (() => void) | undefined;
   /** Our own read-only descriptor on the same inode the index was read from. */
   fd: number;
   close(): void;
 }
 
 /** Opens `path` and a second descriptor on the same inode (retrying if the file is replaced in between). */
-function openFollowable(path: string, requestedMode: ParseMode | undefined): OpenFile {
+function openFollowable(
+  path: string,
+  requestedMode: ParseMode | undefined,
+  parseCache: ParseCache | undefined,
+): OpenFile {
   for (let attempt = 0; ; attempt++) {
     // The store serves the explorer, which shows every node's facts.
-    const opened = openSessionFile(path, requestedMode ? { mode: requestedMode } : { withFacts: true });
+    const opened = openSessionFile(
+      path,
+      requestedMode ? { mode: requestedMode, parseCache } : { withFacts: true, parseCache },
+    );
     let fd: number;
     try {
       fd = openSync(path, "r");
@@ -146,6 +162,7 @@ function openFollowable(path: string, requestedMode: ParseMode | undefined): Ope
       mode,
       known: { size: opened.index.byteLength, mtimeMs: opened.mtimeMs, ino: opened.ino, dev: stats.dev },
       samples: sampleFile(fd, opened.index),
+      saveParse: opened.saveParse,
       fd,
       close() {
         closeSync(fd);
@@ -167,21 +184,37 @@ export class SessionStore implements Disposable {
   private readonly reloaded = new Emitter<ReloadEvent>();
   private readonly failed = new Emitter<unknown>();
 
+  private parseSave: ReturnType<typeof setTimeout> | undefined;
+
   private constructor(
     path: string,
     file: OpenFile,
-    private readonly requestedMode: ParseMode | undefined,
+    private readonly options: SessionStoreOptions,
   ) {
     this.path = path;
     this.file = file;
+    this.scheduleParseSave();
   }
 
   /** Opens `path` read-only. Throws the file system's error if it cannot be opened. */
   static open(path: string, options: SessionStoreOptions = {}): SessionStore {
     const absolute = resolve(path);
-    const store = new SessionStore(absolute, openFollowable(absolute, options.mode), options.mode);
+    const store = new SessionStore(
+      absolute,
+      openFollowable(absolute, options.mode, options.parseCache),
+      options,
+    );
     if (options.follow) store.follow(options.follow === true ? {} : options.follow);
     return store;
+  }
+
+  /** Saves a fresh parse a little later, so the open itself is not slowed (dropped if the store closes first). */
+  private scheduleParseSave(): void {
+    clearTimeout(this.parseSave);
+    const save = this.file.saveParse;
+    if (!save) return;
+    this.parseSave = setTimeout(save, this.options.parseSaveDelayMs ?? PARSE_SAVE_DELAY_MS);
+    this.parseSave.unref?.();
   }
 
   get index(): SessionIndex {
@@ -292,13 +325,14 @@ export class SessionStore implements Disposable {
     if (reason === "deleted") return this.markMissing(previous);
     let next: OpenFile;
     try {
-      next = openFollowable(this.path, this.requestedMode);
+      next = openFollowable(this.path, this.options.mode, this.options.parseCache);
     } catch (error) {
       if (isMissing(error)) return this.markMissing(previous);
       throw error;
     }
     this.file.close();
     this.file = next;
+    this.scheduleParseSave();
     this.missing = false;
     this.lastOwnWrite = undefined;
     const event: ReloadEvent = { reason, index: next.index, previous };
@@ -340,6 +374,7 @@ export class SessionStore implements Disposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    clearTimeout(this.parseSave);
     this.unfollow();
     this.appended.clear();
     this.reloaded.clear();

@@ -95,7 +95,14 @@ export class SessionParser {
   constructor(
     options: {
       mode?: ParseMode;
-      start?: { lineNumber: number; offset: number; piIndex: number; header: SessionHeader | null };
+      start?: {
+        lineNumber: number;
+        offset: number;
+        piIndex: number;
+        header: SessionHeader | null;
+        /** The header's line, for a problem about a later one. */
+        headerLine?: number | null;
+      };
       /** `structure-with-facts`: the longest line parsed whole (default `EAGER_LINE_MAX_BYTES`; tests mix both paths). */
       eagerLineMaxBytes?: number;
     } = {},
@@ -107,7 +114,7 @@ export class SessionParser {
     this.piIndex = start?.piIndex ?? 0;
     this.result = {
       header: start?.header ?? null,
-      headerLine: null,
+      headerLine: start?.headerLine ?? null,
       records: [],
       problems: [],
       byteLength: start?.offset ?? 0,

@@ -44,7 +44,7 @@ export function stubOf(value: Record<string, unknown>): Record<string, unknown> 
  * A message's stub: `{ role }` only, one frozen object per role shared by
  * every stub (100k messages would otherwise keep 100k of them).
  */
-function messageStub(role: unknown): Readonly<Record<string, unknown>> {
+export function messageStub(role: unknown): Readonly<Record<string, unknown>> {
   if (typeof role !== "string") {
     return Object.freeze(
       role === undefined ? {} : { role: typeof role === "object" && role !== null ? DEFERRED_VALUE : role },

@@ -742,6 +742,7 @@ export function resumePoint(index: SessionIndex): {
   lineNumber: number;
   piIndex: number;
   header: SessionHeader | null;
+  headerLine: number | null;
 } {
   const partial = index.unterminatedLastLine;
   const offset = partial ? partial.offset : index.byteLength;
@@ -751,7 +752,7 @@ export function resumePoint(index: SessionIndex): {
   let at = records.length - 1;
   while (at >= 0 && records[at]!.line >= lineNumber) at--;
   const piIndex = at >= 0 ? records[at]!.piIndex + 1 : 1;
-  return { offset, lineNumber, piIndex, header: index.header };
+  return { offset, lineNumber, piIndex, header: index.header, headerLine: index.source.headerLine };
 }
 
 /**
