@@ -82,6 +82,7 @@ function libraryFor(options: Pick<ArborHostOptions, "roots" | "extraFolders" | "
     extraFolders: options.extraFolders,
     cacheDir: join(options.dataDir, "library-cache"),
     env: options.env,
+    parseCache: parseCacheIn(options.dataDir),
   });
 }
 

@@ -12,6 +12,8 @@ export const READ_CHUNK_BYTES = 1 << 20;
 export const MAX_LINE_BYTES = 2 ** 29 - 24;
 
 export interface LineSink {
+  /** Offered every chunk as it is read, before its lines (the buffer is reused afterwards). */
+  chunk?: ((bytes: Uint8Array) => void) | undefined;
   /** Offered each line's bytes first (`[start, end)` of `bytes`); true when it needs no decoding. */
   rawLine?(bytes: Uint8Array, start: number, end: number, lineNumber: number): boolean;
   /** One line, without its "\n" (a "\r" before it stays: JSON.parse takes it as white space). */
@@ -46,6 +48,7 @@ export async function readLines(
     if (bytesRead === 0) break;
     position += bytesRead;
     const chunk = bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead);
+    sink.chunk?.(chunk);
     let start = 0;
     for (;;) {
       const newline = chunk.indexOf(10, start);

@@ -4,7 +4,10 @@
  * summarized with an error rather than thrown; only an abort throws.
  */
 
+import { createHash } from "node:crypto";
 import { type FileHandle, open } from "node:fs/promises";
+import { SessionParser } from "../../shared/session/parse.ts";
+import type { ParseCache } from "../store/parse-cache.ts";
 import { READ_CHUNK_BYTES, readLines } from "./read-lines.ts";
 import { SessionSummarizer, type SessionSummary } from "./session-summary.ts";
 import { TermSet } from "./tokenize.ts";
@@ -17,6 +20,11 @@ export interface ScannedFile {
 
 export interface ScanFileOptions {
   withTerms: boolean;
+  /**
+   * Saved parses: a large file without one gets one from this read (it is
+   * parsed as the explorer parses it), so its first open needs no parse.
+   */
+  parseCache?: ParseCache | undefined;
   signal?: AbortSignal | undefined;
   /** A reusable read buffer (one per concurrent scan). */
   buffer?: Buffer;
@@ -30,10 +38,13 @@ export async function scanSessionFile(path: string, options: ScanFileOptions): P
     handle = await open(path, "r");
     const stats = await handle.stat();
     const signature = { size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino };
+    const cache = options.parseCache;
+    const saving = cache && stats.size >= cache.minBytes && !cache.has(path) ? new ParseSaver() : undefined;
     await readLines(
       handle,
       stats.size,
       {
+        chunk: saving && ((bytes) => saving.push(bytes)),
         rawLine: (bytes, start, end) => summarizer.rawLine(bytes, start, end),
         line: (text, lineNumber) => summarizer.line(text, lineNumber),
         oversizedLine: (lineNumber) => summarizer.badLine(lineNumber),
@@ -45,6 +56,7 @@ export async function scanSessionFile(path: string, options: ScanFileOptions): P
       options.signal,
     );
     const summary = summarizer.finish(path, signature);
+    if (saving && !summary.error) saving.saveAs(cache!, path, stats.size);
     return { summary, terms: summary.error || !termSet ? null : termSet.terms };
   } catch (error) {
     options.signal?.throwIfAborted();
@@ -124,6 +136,25 @@ async function endOfLastWholeLine(handle: FileHandle, from: number, size: number
     stop = start;
   }
   return from;
+}
+
+/** Parses the bytes a scan reads as the explorer would, to save the parse (see `app/store/parse-cache.ts`). */
+class ParseSaver {
+  private readonly parser = new SessionParser({ mode: "structure-with-facts" });
+  private readonly hash = createHash("sha1");
+  private bytes = 0;
+
+  push(chunk: Uint8Array): void {
+    this.hash.update(chunk);
+    // A plain Uint8Array view: the skim's loops stay monomorphic.
+    this.parser.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length));
+    this.bytes += chunk.length;
+  }
+
+  /** Saves the parse if the whole file was read. */
+  saveAs(cache: ParseCache, path: string, size: number): void {
+    if (this.bytes === size) cache.save(path, this.parser.end(), this.hash.digest("hex"));
+  }
 }
 
 export function unreadableSummary(path: string, error: unknown): SessionSummary {

@@ -13,6 +13,9 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openSessionFile } from "../store/open-session-file.ts";
+import { createParseCache } from "../store/parse-cache.ts";
+import { snapshot } from "../store/testing/files.ts";
 import { CACHE_FILE } from "./cache.ts";
 import { createSessionLibrary, type ScanProgress, type SessionLibraryOptions } from "./session-library.ts";
 import { encodedCwd, type PiSessionInfo, piSessionManager, SessionBuilder, tempFolder } from "./testing.ts";
@@ -540,5 +543,38 @@ describe("refresh", () => {
     await lib.scan();
     expect(lib.session(path)).toMatchObject({ name: "Other" });
     await lib.dispose();
+  });
+});
+
+describe("saved parses for the explorer", () => {
+  it("a scan saves the parse of a session that has none; the store then opens it without parsing; a gone file loses it", async () => {
+    const first = piSession("/home/u/alpha", "alpha one", Date.UTC(2026, 2, 1)).getSessionFile()!;
+    const second = piSession("/home/u/beta", "beta one", Date.UTC(2026, 2, 2)).getSessionFile()!;
+    const parseCache = createParseCache(join(folder.path, "open-cache"), { minBytes: 0 });
+    const scanned = library({ parseCache });
+    await scanned.scan();
+    expect(parseCache.has(first)).toBe(true);
+    expect(parseCache.has(second)).toBe(true);
+
+    const opened = openSessionFile(first, { mode: "structure-with-facts", parseCache });
+    expect(opened.read).toEqual({ from: "saved", tailBytes: 0 });
+    const fresh = openSessionFile(first, { mode: "structure-with-facts" });
+    expect(snapshot(opened.index)).toEqual(snapshot(fresh.index));
+    opened.close();
+    fresh.close();
+
+    rmSync(second);
+    await scanned.scan();
+    expect(parseCache.has(second)).toBe(false);
+    await scanned.dispose();
+  });
+
+  it("files below the cache's size are not parsed for it", async () => {
+    const path = piSession("/home/u/alpha", "alpha one", Date.UTC(2026, 2, 1)).getSessionFile()!;
+    const parseCache = createParseCache(join(folder.path, "open-cache"), { minBytes: 1024 * 1024 });
+    const scanned = library({ parseCache });
+    await scanned.scan();
+    expect(parseCache.has(path)).toBe(false);
+    await scanned.dispose();
   });
 });

@@ -34,6 +34,7 @@ import { type SearchHit, searchSessionFile } from "./search-file.ts";
 import { SessionSearchIndex } from "./search-index.ts";
 import type { SessionSummary } from "./session-summary.ts";
 import { queryTerms } from "./tokenize.ts";
+import type { ParseCache } from "../store/parse-cache.ts";
 
 export interface SessionLibraryOptions {
   /** Folders to use instead of Pi's session folder (Pi's is found from `env` otherwise). */
@@ -47,7 +48,17 @@ export interface SessionLibraryOptions {
   homeDir?: string | undefined;
   /** Files read at once during a scan (default 4). */
   concurrency?: number | undefined;
+  /**
+   * Saved parses for the explorer: a scan that reads a large session without
+   * one saves one (most recent first, up to `PARSE_SAVE_BUDGET_BYTES` a
+   * scan), so the session's first open needs no parse; a session gone from
+   * disk loses its saved parse.
+   */
+  parseCache?: ParseCache | undefined;
 }
+
+/** Bytes of large sessions a scan parses for saved parses, at most (about 25 s of parsing here). */
+const PARSE_SAVE_BUDGET_BYTES = 1024 * 1024 * 1024;
 
 export interface ScanProgress {
   /** Files done, from the cache or read. */
@@ -276,12 +287,20 @@ export function createSessionLibrary(options: SessionLibraryOptions): SessionLib
   const readFiles = async (files: DiscoveredFile[], signal: AbortSignal, onRead: () => void) => {
     files.sort((a, b) => b.mtimeMs - a.mtimeMs);
     let next = 0;
+    let parseBudget = PARSE_SAVE_BUDGET_BYTES;
     const read = async () => {
       const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
       while (next < files.length) {
         signal.throwIfAborted();
         const file = files[next++]!;
-        const { summary, terms } = await scanSessionFile(file.path, { withTerms: true, signal, buffer });
+        const parseCache = parseBudget >= file.size ? options.parseCache : undefined;
+        if (parseCache && file.size >= parseCache.minBytes) parseBudget -= file.size;
+        const { summary, terms } = await scanSessionFile(file.path, {
+          withTerms: true,
+          signal,
+          buffer,
+          parseCache,
+        });
         const unreadable = summary.error?.code === "unreadable";
         let docId = known.get(file.path)?.docId ?? null;
         if (terms && terms.length > 0) {
@@ -328,6 +347,7 @@ export function createSessionLibrary(options: SessionLibraryOptions): SessionLib
     for (const path of [...known.keys()]) {
       if (!present.has(path)) {
         forget(path);
+        options.parseCache?.remove(path);
         removed++;
       }
     }

@@ -16,7 +16,16 @@
  */
 
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import type { EntryFacts } from "../../shared/session/facts.ts";
 import type { EntryRecord, ParsedSession } from "../../shared/session/parse.ts";
@@ -50,6 +59,8 @@ export interface ParseCache {
   readonly minBytes: number;
   /** The saved parse of `path`, if there is one and it reads back whole. Not yet checked against the file. */
   load(path: string): SavedParse | undefined;
+  /** Whether `path` has a saved parse (current or not). */
+  has(path: string): boolean;
   /**
    * Saves the parse of `path`'s first `parsed.byteLength` bytes (SHA-1 `digest`).
    * False when it cannot be saved exactly (see `canSave`) or the folder cannot be written.
@@ -76,6 +87,9 @@ export function createParseCache(dir: string, options: { minBytes?: number } = {
       } catch {
         return undefined;
       }
+    },
+    has(path) {
+      return existsSync(fileOf(path));
     },
     save(path, parsed, digest) {
       const saved = encodeSavedParse(path, parsed, digest);
