@@ -605,9 +605,8 @@ test("each tab keeps its own session, and a reload opens it again", async ({ pag
   await expect(sessionRow(page, LOGIN)).toHaveAttribute("aria-current", "true");
   await expectPreviewOf(page, leafOf(login));
   // The address names the open session: a reload opens it again.
-  expect(new URL(other.url()).searchParams.get("session")).toBe(
-    await sessionRow(other, DAMAGED).getAttribute("data-session-id"),
-  );
+  const damagedId = await sessionRow(other, DAMAGED).getAttribute("data-session-id");
+  await expect.poll(() => new URL(other.url()).searchParams.get("session")).toBe(damagedId);
   await other.reload();
   await expect(sessionRow(other, DAMAGED)).toHaveAttribute("aria-current", "true");
   await expectPreviewOf(other, leafOf(damaged));
