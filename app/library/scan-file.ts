@@ -56,7 +56,7 @@ export async function scanSessionFile(path: string, options: ScanFileOptions): P
       options.signal,
     );
     const summary = summarizer.finish(path, signature);
-    if (saving && !summary.error) saving.saveAs(cache!, path, stats.size);
+    if (saving && !summary.error) await saving.saveAs(cache!, path, stats.size);
     return { summary, terms: summary.error || !termSet ? null : termSet.terms };
   } catch (error) {
     options.signal?.throwIfAborted();
@@ -138,22 +138,48 @@ async function endOfLastWholeLine(handle: FileHandle, from: number, size: number
   return from;
 }
 
-/** Parses the bytes a scan reads as the explorer would, to save the parse (see `app/store/parse-cache.ts`). */
+/**
+ * Parses the bytes a scan reads as the explorer would, to save the parse (see
+ * `app/store/parse-cache.ts`). Only a version-3 file whose first line is its
+ * header can be saved; for any other, parsing stops at the first chunk (a
+ * legacy file would be held whole in memory, for nothing).
+ */
 class ParseSaver {
   private readonly parser = new SessionParser({ mode: "structure-with-facts" });
   private readonly hash = createHash("sha1");
   private bytes = 0;
+  private given = false;
 
   push(chunk: Uint8Array): void {
+    if (this.given) return;
+    if (this.bytes === 0 && !startsWithCurrentHeader(chunk)) {
+      this.given = true;
+      return;
+    }
     this.hash.update(chunk);
     // A plain Uint8Array view: the skim's loops stay monomorphic.
     this.parser.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length));
     this.bytes += chunk.length;
   }
 
-  /** Saves the parse if the whole file was read. */
-  saveAs(cache: ParseCache, path: string, size: number): void {
-    if (this.bytes === size) cache.save(path, this.parser.end(), this.hash.digest("hex"));
+  /** Saves the parse if the whole file was read, after letting other work run. */
+  async saveAs(cache: ParseCache, path: string, size: number): Promise<void> {
+    if (this.given || this.bytes !== size) return;
+    const parsed = this.parser.end();
+    await new Promise((resolve) => setImmediate(resolve));
+    cache.save(path, parsed, this.hash.digest("hex"));
+  }
+}
+
+/** Whether the chunk's first line is a session header of version 3 or later. */
+function startsWithCurrentHeader(chunk: Uint8Array): boolean {
+  const newline = chunk.indexOf(0x0a);
+  if (newline === -1) return false;
+  try {
+    const header = JSON.parse(Buffer.from(chunk.buffer, chunk.byteOffset, newline).toString("utf8"));
+    return header?.type === "session" && typeof header.version === "number" && header.version >= 3;
+  } catch {
+    return false;
   }
 }
 

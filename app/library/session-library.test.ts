@@ -569,6 +569,22 @@ describe("saved parses for the explorer", () => {
     await scanned.dispose();
   });
 
+  it("a legacy (version 1) session is not parsed for it: it could not be saved", async () => {
+    const path = join(sessionsDir, encodedCwd("/home/u/old"), "old.jsonl");
+    mkdirSync(join(path, ".."), { recursive: true });
+    writeFileSync(
+      path,
+      '{"type":"session","id":"old","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/home/u/old"}\n' +
+        '{"type":"message","timestamp":"2025-01-01T00:00:01.000Z","message":{"role":"user","content":"hi"}}\n',
+    );
+    const parseCache = createParseCache(join(folder.path, "open-cache"), { minBytes: 0 });
+    const scanned = library({ parseCache });
+    await scanned.scan();
+    expect(scanned.list().sessions.map((session) => session.path)).toContain(path);
+    expect(parseCache.has(path)).toBe(false);
+    await scanned.dispose();
+  });
+
   it("files below the cache's size are not parsed for it", async () => {
     const path = piSession("/home/u/alpha", "alpha one", Date.UTC(2026, 2, 1)).getSessionFile()!;
     const parseCache = createParseCache(join(folder.path, "open-cache"), { minBytes: 1024 * 1024 });

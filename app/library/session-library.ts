@@ -57,8 +57,11 @@ export interface SessionLibraryOptions {
   parseCache?: ParseCache | undefined;
 }
 
-/** Bytes of large sessions a scan parses for saved parses, at most (about 25 s of parsing here). */
-const PARSE_SAVE_BUDGET_BYTES = 1024 * 1024 * 1024;
+/**
+ * Bytes of large sessions a scan parses for saved parses, at most: each costs
+ * about 2x its read, and its save holds the process for ~0.5 s per 40 MB.
+ */
+const PARSE_SAVE_BUDGET_BYTES = 256 * 1024 * 1024;
 
 export interface ScanProgress {
   /** Files done, from the cache or read. */
@@ -293,8 +296,14 @@ export function createSessionLibrary(options: SessionLibraryOptions): SessionLib
       while (next < files.length) {
         signal.throwIfAborted();
         const file = files[next++]!;
-        const parseCache = parseBudget >= file.size ? options.parseCache : undefined;
-        if (parseCache && file.size >= parseCache.minBytes) parseBudget -= file.size;
+        const cache = options.parseCache;
+        const saveParse =
+          cache !== undefined &&
+          file.size >= cache.minBytes &&
+          parseBudget >= file.size &&
+          !cache.has(file.path);
+        if (saveParse) parseBudget -= file.size;
+        const parseCache = saveParse ? cache : undefined;
         const { summary, terms } = await scanSessionFile(file.path, {
           withTerms: true,
           signal,

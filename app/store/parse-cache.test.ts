@@ -15,6 +15,7 @@ import {
   readFileSync,
   statSync,
   truncateSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
@@ -183,6 +184,20 @@ describe("a saved parse reads back as the parse of the file", () => {
     }
   });
 
+  it("a saved file that ends in a non-entry value (Pi resumes with an empty context) keeps it after appends", () => {
+    // An entry appended after such a value is left out: a resumed parser numbers it (\`piIndex\`, used only by
+    // version-1 compactions, never saved) without the value, as the follower always has.
+    for (const tail of ["\n", "{bad\n", "null\n", `${headerLine({ id: "other" })}\n`]) {
+      const path = writeFile(fileText([...sessionLines(4), "42"]));
+      const { cache } = freshCache();
+      openCached(path, cache);
+      appendFileSync(path, tail);
+      const grown = openCached(path, cache);
+      expect(grown.read.from, tail).toBe("saved");
+      expect(grown.seen, tail).toEqual(fresh(path));
+    }
+  });
+
   it("a megabyte appended makes the open save the parse again; less does not", () => {
     const path = writeFile(fileText(sessionLines(10)));
     const { cache } = freshCache();
@@ -310,6 +325,33 @@ describe("what is not saved", () => {
   });
 });
 
+describe("the folder", () => {
+  it("keeps the 64 most recently used saved parses (a session's own mtime until opened) and drops stale temporary files", () => {
+    const { cache, dir } = freshCache();
+    const paths: string[] = [];
+    for (let i = 0; i < 66; i++) {
+      const path = writeFile(fileText(sessionLines(2)), `s${i}.jsonl`);
+      // Session i was last changed i minutes after the first: 0 and 1 are the oldest.
+      const time = new Date(Date.UTC(2026, 0, 1, 0, i));
+      utimesSync(path, time, time);
+      paths.push(path);
+    }
+    openCached(paths[5]!, cache);
+    const stale = join(dir, "left-behind.json.123.tmp");
+    writeFileSync(stale, "{");
+    utimesSync(stale, new Date(2020, 0, 1), new Date(2020, 0, 1));
+    // Saved newest first, as a scan does; session 5 was opened (read from its saved parse) on the way.
+    for (let i = 65; i >= 0; i--) openCached(paths[i]!, cache);
+    expect(readdirSync(dir)).toHaveLength(64);
+    expect(cache.has(paths[0]!)).toBe(false);
+    expect(cache.has(paths[1]!)).toBe(false);
+    expect(cache.has(paths[2]!)).toBe(true);
+    expect(cache.has(paths[5]!)).toBe(true);
+    expect(cache.has(paths[65]!)).toBe(true);
+    expect(existsSync(stale)).toBe(false);
+  });
+});
+
 describe("the store", () => {
   it("saves a fresh parse after its delay and opens from it next time; a closed store saves nothing", async () => {
     const path = writeFile(fileText(sessionLines(30)));
@@ -344,7 +386,7 @@ describe("the saved form's version", () => {
    * what the parser keeps has changed: saved parses of the old parser must
    * not be read as the new one's. Bump PARSE_CACHE_VERSION, then update both values here.
    */
-  const EXPECTED = { version: 1, digest: "5d04f229430622051d8049c7c7c454d46a27b2de" };
+  const EXPECTED = { version: 1, digest: "531036d11454155bd04516305fd75c2c4b194d2d" };
 
   it("changes with what the parser keeps", () => {
     const generated = generateSession({
@@ -352,8 +394,40 @@ describe("the saved form's version", () => {
       entryCount: 300,
       damage: { duplicateIds: true, orphans: true },
     });
+    const last = generated.entryIds.at(-1)!;
+    // Lines the generator does not write: one over EAGER_LINE_MAX_BYTES (skimmed, no facts), long strings
+    // in fields a stub keeps or drops by length, odd roles and types.
+    const at = (second: number) => `2026-01-01T00:15:0${second}.000Z`;
+    const extra = [
+      userLine("long-line", last, "word ".repeat(70_000), 900),
+      JSON.stringify({
+        type: "custom",
+        customType: "c".repeat(600),
+        id: "long-field",
+        parentId: "long-line",
+        timestamp: at(1),
+        note: "n".repeat(513),
+        short: "s".repeat(512),
+      }),
+      JSON.stringify({
+        type: "message",
+        id: "odd-role",
+        parentId: "long-field",
+        timestamp: at(2),
+        message: { role: { nested: true }, content: "x" },
+      }),
+      JSON.stringify({ type: 7, id: "odd-type", parentId: "odd-role", timestamp: at(3) }),
+      JSON.stringify({
+        type: "label",
+        id: "lbl",
+        parentId: "odd-type",
+        timestamp: at(4),
+        targetId: "odd-role",
+        label: "l".repeat(700),
+      }),
+    ];
     const parser = new SessionParser({ mode: "structure-with-facts" });
-    parser.push(new TextEncoder().encode(generated.text));
+    parser.push(new TextEncoder().encode(generated.text + fileText(extra)));
     const form = encodeSavedParse("/fixed/path.jsonl", parser.end(), "digest");
     expect(form).not.toBeNull();
     const digest = createHash("sha1").update(JSON.stringify(form)).digest("hex");

@@ -24,6 +24,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
@@ -44,8 +45,11 @@ export const PARSE_CACHE_VERSION = 1;
 /** Files below this size parse fast enough; they are not cached. */
 export const PARSE_CACHE_MIN_BYTES = 8 * 1024 * 1024;
 
-/** How many sessions keep a saved parse; the least recently saved go first. */
+/** How many sessions keep a saved parse, and how many bytes they take at most; the least recently used go first. */
 const MAX_SAVED = 64;
+const MAX_SAVED_BYTES = 1024 * 1024 * 1024;
+/** A temporary file this old was left by a process that stopped while writing. */
+const STALE_TEMPORARY_MS = 60_000;
 
 export interface SavedParse {
   /** The parse of the file's first `parsed.byteLength` bytes. */
@@ -83,7 +87,10 @@ export function createParseCache(dir: string, options: { minBytes?: number } = {
         return undefined;
       }
       try {
-        return decodeSavedParse(JSON.parse(text), path);
+        const saved = decodeSavedParse(JSON.parse(text), path);
+        // Opened: among the last to go when the folder is pruned.
+        if (saved) touch(fileOf(path), Date.now());
+        return saved;
       } catch {
         return undefined;
       }
@@ -100,6 +107,8 @@ export function createParseCache(dir: string, options: { minBytes?: number } = {
         mkdirSync(dir, { recursive: true });
         writeFileSync(temporary, JSON.stringify(saved));
         renameSync(temporary, file);
+        // Ranked by the session's own last change until an open uses it (a scan saves the newest first).
+        touch(file, modifiedAt(path) || Date.now());
         prune(dir);
         return true;
       } catch {
@@ -113,12 +122,44 @@ export function createParseCache(dir: string, options: { minBytes?: number } = {
   };
 }
 
-/** Keeps the `MAX_SAVED` most recently written files. */
+/**
+ * Keeps the `MAX_SAVED` most recently used saved parses, within `MAX_SAVED_BYTES`.
+ * A file's mtime is its use: the session's own mtime when saved, the time of
+ * the last open that read it.
+ */
 function prune(dir: string): void {
-  const names = readdirSync(dir).filter((name) => name.endsWith(".json"));
-  if (names.length <= MAX_SAVED) return;
-  const byAge = names.map((name) => ({ name, at: modifiedAt(join(dir, name)) })).sort((a, b) => a.at - b.at);
-  for (const { name } of byAge.slice(0, names.length - MAX_SAVED)) rmSync(join(dir, name), { force: true });
+  const now = Date.now();
+  const saved: { name: string; at: number; size: number }[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    let stats: ReturnType<typeof statSync>;
+    try {
+      stats = statSync(path);
+    } catch {
+      continue;
+    }
+    if (name.endsWith(".tmp")) {
+      if (now - stats.mtimeMs > STALE_TEMPORARY_MS) rmSync(path, { force: true });
+    } else if (name.endsWith(".json")) {
+      saved.push({ name, at: stats.mtimeMs, size: stats.size });
+    }
+  }
+  saved.sort((a, b) => b.at - a.at);
+  let bytes = 0;
+  saved.forEach(({ name, size }, rank) => {
+    bytes += size;
+    if (rank >= MAX_SAVED || bytes > MAX_SAVED_BYTES) rmSync(join(dir, name), { force: true });
+  });
+}
+
+/** Sets the file's times to `ms` (milliseconds since the epoch). */
+function touch(path: string, ms: number): void {
+  try {
+    const time = new Date(ms);
+    utimesSync(path, time, time);
+  } catch {
+    // Only the pruning order suffers.
+  }
 }
 
 function modifiedAt(path: string): number {

@@ -44,16 +44,13 @@ async function main() {
       ? (sessionId) => {
           // When the page is idle: measured here, replaceState held the main thread for ~100 ms
           // while a 100k-entry session was being drawn.
-          window.requestIdleCallback(
-            () => {
-              const params = new URLSearchParams(window.location.search);
-              if (params.get("session") === sessionId && !params.has("leaf")) return;
-              params.set("session", sessionId);
-              params.delete("leaf");
-              window.history.replaceState(window.history.state, "", `?${params.toString()}`);
-            },
-            { timeout: 1000 },
-          );
+          whenIdle(() => {
+            const params = new URLSearchParams(window.location.search);
+            if (params.get("session") === sessionId && !params.has("leaf")) return;
+            params.set("session", sessionId);
+            params.delete("leaf");
+            window.history.replaceState(window.history.state, "", `?${params.toString()}`);
+          });
         }
       : undefined,
   });
@@ -78,3 +75,9 @@ async function main() {
 }
 
 void main();
+
+/** Runs `task` when the page is idle, within a second (Safari has no requestIdleCallback). */
+function whenIdle(task: () => void): void {
+  if (typeof window.requestIdleCallback === "function") window.requestIdleCallback(task, { timeout: 1000 });
+  else window.setTimeout(task, 200);
+}

@@ -795,7 +795,7 @@ export function extendSessionIndex(
       byteLength: tail.byteLength,
       lineCount: tail.lineCount,
       unterminatedLastLine: tail.unterminatedLastLine,
-      trailingNonEntryLine: tail.trailingNonEntryLine,
+      trailingNonEntryLine: trailingAfter(index, tail, resumedLine),
     };
     return { index: buildSessionIndex(parsed, source.readBody), rebuilt: true };
   }
@@ -845,9 +845,16 @@ export function extendSessionIndex(
   index.byteLength = tail.byteLength;
   index.lineCount = Math.max(index.lineCount, tail.lineCount);
   index.unterminatedLastLine = tail.unterminatedLastLine;
-  index.trailingNonEntryLine = tail.trailingNonEntryLine;
+  index.trailingNonEntryLine = trailingAfter(index, tail, resumedLine);
   if (problems.length > problemsBefore) problems.sort((a, b) => a.line - b.line);
   return { index, rebuilt: false };
+}
+
+/** A non-entry value after the last entry stays the last thing read until an entry follows it. */
+function trailingAfter(index: SessionIndex, tail: ParsedSession, resumedLine: number): number | null {
+  if (tail.trailingNonEntryLine !== null || tail.records.length > 0) return tail.trailingNonEntryLine;
+  const kept = index.trailingNonEntryLine;
+  return kept !== null && kept < resumedLine ? kept : null;
 }
 
 /**
