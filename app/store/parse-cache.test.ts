@@ -82,6 +82,11 @@ function openCached(path: string, cache: ParseCache) {
   }
 }
 
+/** A saved-parse file holding `body`, with its checksum line. */
+function savedFileText(body: string): string {
+  return `${createHash("sha1").update(body).digest("hex")}\n${body}`;
+}
+
 function writeFile(text: string | Uint8Array, name = "session.jsonl"): string {
   const path = join(dirs.make(), name);
   writeFileSync(path, text);
@@ -251,19 +256,28 @@ describe("a saved parse that does not fit the file is not used", () => {
     const [name] = readdirSync(dir);
     const file = join(dir, name!);
     const good = readFileSync(file, "utf8");
-    const form = JSON.parse(good);
+    const form = JSON.parse(good.slice(good.indexOf("\n") + 1));
+    // The checksum line is right for each of these: the saved form itself is what is wrong.
+    const checked = (value: unknown) => savedFileText(JSON.stringify(value));
     const damaged = [
       good.slice(0, good.length / 2),
       "",
       "null",
-      JSON.stringify({ ...form, version: PARSE_CACHE_VERSION + 1 }),
-      JSON.stringify({ ...form, path: "/somewhere/else.jsonl" }),
-      JSON.stringify({ ...form, records: { ...form.records, count: form.records.count + 1 } }),
-      JSON.stringify({ ...form, records: { ...form.records, shape: form.records.shape.map(() => 99) } }),
-      JSON.stringify({ ...form, records: { ...form.records, values: form.records.values.slice(1) } }),
-      JSON.stringify({ ...form, problems: [{ nonsense: true }] }),
-      JSON.stringify({ ...form, shapes: [[["__proto__", 0]]] }),
+      savedFileText("null"),
+      // A digit changed on disk: the checksum no longer matches.
+      good.replace('"lineStep":[2', '"lineStep":[3'),
+      checked({ ...form, version: PARSE_CACHE_VERSION + 1 }),
+      checked({ ...form, path: "/somewhere/else.jsonl" }),
+      checked({ ...form, records: { ...form.records, count: form.records.count + 1 } }),
+      checked({ ...form, records: { ...form.records, shape: form.records.shape.map(() => 99) } }),
+      checked({ ...form, records: { ...form.records, values: form.records.values.slice(1) } }),
+      checked({ ...form, problems: [{ nonsense: true }] }),
+      checked({ ...form, shapes: [[["__proto__", 0]]] }),
+      checked({ ...form, records: { ...form.records, lineStep: form.records.lineStep.map(() => 0) } }),
+      checked({ ...form, records: { ...form.records, offsetGap: form.records.offsetGap.map(() => -1) } }),
+      checked({ ...form, header: { ...form.header, version: 2 } }),
     ];
+    expect(damaged[4]).not.toBe(good);
     for (const text of damaged) {
       writeFileSync(file, text);
       const reread = openCached(path, createParseCache(dir, { minBytes: 0 }));
@@ -278,9 +292,10 @@ describe("a saved parse that does not fit the file is not used", () => {
     const { cache, dir } = freshCache();
     openCached(a, cache);
     const [name] = readdirSync(dir);
-    const form = JSON.parse(readFileSync(join(dir, name!), "utf8"));
+    const text = readFileSync(join(dir, name!), "utf8");
+    const form = JSON.parse(text.slice(text.indexOf("\n") + 1));
     const bName = `${createHash("sha1").update(b).digest("hex")}.json`;
-    writeFileSync(join(dir, bName), JSON.stringify({ ...form, path: b }));
+    writeFileSync(join(dir, bName), savedFileText(JSON.stringify({ ...form, path: b })));
     expect(openCached(b, cache).read).toEqual({ from: "file" });
   });
 });

@@ -9,7 +9,8 @@
  * differ) and the file is parsed as if there were no cache.
  *
  * Only Arbor's own data folder is written; session files are never touched.
- * One JSON file per session, written to a temporary name and renamed.
+ * One file per session, written to a temporary name and renamed: the SHA-1
+ * of the saved form, a newline, the saved form as JSON.
  *
  * The records are stored by column: a table of stub shapes (keys, and the
  * entry type and message role, which repeat), then one array per field.
@@ -87,7 +88,12 @@ export function createParseCache(dir: string, options: { minBytes?: number } = {
         return undefined;
       }
       try {
-        const saved = decodeSavedParse(JSON.parse(text), path);
+        // The first line is the SHA-1 of the rest: a file damaged on disk or edited is not read.
+        const newline = text.indexOf("\n");
+        const body = text.slice(newline + 1);
+        if (newline !== 40 || createHash("sha1").update(body).digest("hex") !== text.slice(0, 40))
+          return undefined;
+        const saved = decodeSavedParse(JSON.parse(body), path);
         // Opened: among the last to go when the folder is pruned.
         if (saved) touch(fileOf(path), Date.now());
         return saved;
@@ -105,7 +111,8 @@ export function createParseCache(dir: string, options: { minBytes?: number } = {
       const temporary = `${file}.${process.pid}.tmp`;
       try {
         mkdirSync(dir, { recursive: true });
-        writeFileSync(temporary, JSON.stringify(saved));
+        const body = JSON.stringify(saved);
+        writeFileSync(temporary, `${createHash("sha1").update(body).digest("hex")}\n${body}`);
         renameSync(temporary, file);
         // Ranked by the session's own last change until an open uses it (a scan saves the newest first).
         touch(file, modifiedAt(path) || Date.now());
@@ -493,6 +500,8 @@ export function decodeSavedParse(form: unknown, path: string): SavedParse | unde
   }
   expect(Array.isArray(shapes) && Array.isArray(factShapes) && Array.isArray(toolSets));
   expect(Array.isArray(columns.values) && isRecord(saved.header) && Array.isArray(saved.problems));
+  const version = (saved.header as { version?: unknown }).version;
+  expect(typeof version === "number" && version >= CURRENT_SESSION_VERSION);
   expect(
     saved.problems.every(isProblem) &&
       isLineOrNull(saved.headerLine) &&
@@ -541,10 +550,15 @@ export function decodeSavedParse(form: unknown, path: string): SavedParse | unde
           expect(false);
       }
     }
-    line += columns.lineStep[i]!;
-    const offset = end + columns.offsetGap[i]!;
+    // Lines, offsets and Pi's value positions only grow, record after record.
+    const lineStep = columns.lineStep[i]!;
+    const offsetGap = columns.offsetGap[i]!;
     const byteLength = columns.byteLength[i]!;
-    piIndex += columns.piStep[i]!;
+    const piStep = columns.piStep[i]!;
+    expect(lineStep >= 1 && offsetGap >= 0 && byteLength >= 0 && piStep >= 1);
+    line += lineStep;
+    const offset = end + offsetGap;
+    piIndex += piStep;
     expect(Number.isSafeInteger(line) && Number.isSafeInteger(offset) && Number.isSafeInteger(byteLength));
     expect(Number.isSafeInteger(piIndex));
     end = offset + byteLength + 1;
