@@ -82,6 +82,19 @@ function openCached(path: string, cache: ParseCache) {
   }
 }
 
+/** For each tail: saves the parse of `lines`, appends the tail, and expects the open from the saved parse to equal a fresh one. */
+function expectAppendsReadAsFresh(lines: string[], tails: readonly string[]): void {
+  for (const tail of tails) {
+    const path = writeFile(fileText(lines));
+    const { cache } = freshCache();
+    openCached(path, cache);
+    appendFileSync(path, tail);
+    const grown = openCached(path, cache);
+    expect(grown.read.from, tail).toBe("saved");
+    expect(grown.seen, tail).toEqual(fresh(path));
+  }
+}
+
 /** A saved-parse file holding `body`, with its checksum line. */
 function savedFileText(body: string): string {
   return `${createHash("sha1").update(body).digest("hex")}\n${body}`;
@@ -178,29 +191,16 @@ describe("a saved parse reads back as the parse of the file", () => {
       "42\n",
       `${userLine("e2", "e4", "same id again", 9)}\n`,
     ];
-    for (const tail of tails) {
-      const path = writeFile(fileText(sessionLines(4)));
-      const { cache } = freshCache();
-      openCached(path, cache);
-      appendFileSync(path, tail);
-      const grown = openCached(path, cache);
-      expect(grown.read.from, tail).toBe("saved");
-      expect(grown.seen, tail).toEqual(fresh(path));
-    }
+    expectAppendsReadAsFresh(sessionLines(4), tails);
   });
 
   it("a saved file that ends in a non-entry value (Pi resumes with an empty context) keeps it after appends", () => {
-    // An entry appended after such a value is left out: a resumed parser numbers it (\`piIndex\`, used only by
+    // An entry appended after such a value is left out: a resumed parser numbers it (`piIndex`, used only by
     // version-1 compactions, never saved) without the value, as the follower always has.
-    for (const tail of ["\n", "{bad\n", "null\n", `${headerLine({ id: "other" })}\n`]) {
-      const path = writeFile(fileText([...sessionLines(4), "42"]));
-      const { cache } = freshCache();
-      openCached(path, cache);
-      appendFileSync(path, tail);
-      const grown = openCached(path, cache);
-      expect(grown.read.from, tail).toBe("saved");
-      expect(grown.seen, tail).toEqual(fresh(path));
-    }
+    expectAppendsReadAsFresh(
+      [...sessionLines(4), "42"],
+      ["\n", "{bad\n", "null\n", `${headerLine({ id: "other" })}\n`],
+    );
   });
 
   it("a megabyte appended makes the open save the parse again; less does not", () => {
