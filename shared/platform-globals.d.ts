@@ -19,3 +19,7 @@ declare class TextEncoder {
 }
 
 declare function queueMicrotask(callback: () => void): void;
+
+declare const crypto: {
+  getRandomValues<T extends Uint8Array | Uint32Array>(array: T): T;
+};

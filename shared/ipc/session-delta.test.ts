@@ -21,6 +21,8 @@ import {
 } from "./session-delta.ts";
 import { sessionViewOf } from "./testing/session-view.ts";
 import { TreeNodeViewCache } from "./views.ts";
+import { decodeNodes, encodeNodes } from "./wire.ts";
+import { readSession } from "../session/index.ts";
 
 function viewFields(index: SessionIndex) {
   return {
@@ -136,6 +138,71 @@ describe("the node view cache and deltas", () => {
         expect(applySessionDelta(a, diffSessionViews(a, b))).toEqual(b);
       }
     }
+  });
+
+  it("a cache that starts from known views (a saved view) decodes them only once the index moves on, then gives the same deltas", () => {
+    let decodedAtStart = 0;
+    let stepsChecked = 0;
+    for (let seed = 500; seed < 540; seed++) {
+      const rng = new Rng(seed);
+      const text = generateSession({ seed, damage: seed % 2 === 0 }).text;
+      const bytes = new TextEncoder().encode(text);
+      const cuts = randomCuts(rng, bytes.length, rng.int(2, 6));
+      let cache: TreeNodeViewCache | null = null;
+      let decoded = 0;
+      let view: SessionView | null = null;
+      for (const step of readInPieces(bytes, cuts, seed % 3 === 0 ? "structure" : "full")) {
+        const { index } = step;
+        if (view === null) {
+          view = freshView(index);
+          const saved = JSON.stringify(encodeNodes(view.nodes));
+          cache = TreeNodeViewCache.fromKnown({
+            entryCount: index.entries.length,
+            byteLength: index.byteLength,
+            roots: index.roots,
+            nodes: () => {
+              decoded++;
+              return decodeNodes(saved);
+            },
+          });
+          // The same index (or one just like it): nothing to build, nothing to tell.
+          expect(cache.isCurrent(index)).toBe(true);
+          expect(cache.update(index)).toEqual({ added: [], changed: [], removed: [] });
+          expect(cache.roots()).toEqual(index.roots);
+          decodedAtStart += decoded;
+          continue;
+        }
+        const changes = cache!.update(index);
+        const delta: SessionDelta = {
+          baseBytes: view.bytes,
+          ...viewFields(index),
+          ...changes,
+          roots: listPatch(view.roots, index.roots),
+          problems: listPatch(view.problems, index.problems, sameProblem),
+        };
+        view = applySessionDelta(view, delta);
+        const fresh = freshView(index);
+        expect(view, `seed ${seed}`).toEqual(fresh);
+        expect(cache!.nodes(), `seed ${seed}`).toEqual(fresh.nodes);
+        stepsChecked++;
+      }
+      expect(decoded, `seed ${seed}`).toBeLessThanOrEqual(1);
+    }
+    expect(decodedAtStart).toBe(0);
+    expect(stepsChecked).toBeGreaterThan(60);
+  });
+
+  it("known views are decoded when asked for before any change", () => {
+    const index = readSession(generateSession({ seed: 3 }).text);
+    const nodes = freshView(index).nodes;
+    const cache = TreeNodeViewCache.fromKnown({
+      entryCount: index.entries.length,
+      byteLength: index.byteLength,
+      roots: index.roots,
+      nodes: () => decodeNodes(JSON.stringify(encodeNodes(nodes))),
+    });
+    expect(cache.nodes()).toEqual(nodes);
+    expect(cache.update(index)).toEqual({ added: [], changed: [], removed: [] });
   });
 
   it("list patches keep a common prefix", () => {

@@ -16,6 +16,7 @@ import { depthFirst, sameNodeView } from "./session-delta.ts";
 import { buildSessionProjection, contextGraphOf } from "../session/context.ts";
 import { convertToLlm } from "../session/convert-to-llm.ts";
 import { entryFacts, isRecord } from "../session/facts.ts";
+import type { Problem } from "../session/problems.ts";
 import type { SessionIndex, TreeNode } from "../session/tree-index.ts";
 import type { AgentMessage, SessionEntry } from "../session/types.ts";
 
@@ -76,6 +77,40 @@ export function treeNodeViews(index: SessionIndex): TreeNodeView[] {
   return views;
 }
 
+/**
+ * What a session's view holds that follows from the file's bytes alone: all
+ * of `SessionView` but its nodes, the ids and path the main process issues,
+ * the parent's id (the library knows it) and liveness (the runtime does).
+ * A saved view keeps it with its nodes.
+ */
+export interface SessionViewContent {
+  headerId: string | null;
+  cwd: string | null;
+  name: string | null;
+  version: number;
+  leafId: string | null;
+  roots: string[];
+  problems: Problem[];
+  bytes: number;
+  /** The header's `parentSession`: the path of the file this one was forked from, as written. */
+  parentSession: string | null;
+}
+
+export function sessionViewContent(index: SessionIndex): SessionViewContent {
+  const header = index.header;
+  return {
+    headerId: typeof header?.id === "string" ? header.id : null,
+    cwd: typeof header?.cwd === "string" ? header.cwd : null,
+    name: index.sessionName ?? null,
+    version: index.version,
+    leafId: index.leafId,
+    roots: [...index.roots],
+    problems: [...index.problems],
+    bytes: index.byteLength,
+    parentSession: index.parentSession ?? null,
+  };
+}
+
 /** What changed in a cache's node views since its last update. */
 export interface NodeViewChanges {
   /** Nodes that were not there, in file order. */
@@ -84,6 +119,16 @@ export interface NodeViewChanges {
   changed: TreeNodeView[];
   /** Ids no longer there. */
   removed: string[];
+}
+
+/** What a cache can start from instead of an index: views already built once (a saved view). */
+export interface KnownNodeViews {
+  /** The entries and bytes of the index they are the views of. */
+  entryCount: number;
+  byteLength: number;
+  roots: readonly string[];
+  /** The views, depth-first; called at most once, and only when they are needed. */
+  nodes: () => TreeNodeView[];
 }
 
 /**
@@ -99,6 +144,8 @@ export class TreeNodeViewCache {
   private entryCount = 0;
   private byteLength = -1;
   private rootIds: string[] = [];
+  /** Views known without their index (`fromKnown`), not yet asked for. */
+  private pending: (() => TreeNodeView[]) | null = null;
   /**
    * The views by id, and in order: each is built from the other when first
    * needed (an open needs only the order: 100k map insertions are ~30 ms).
@@ -107,20 +154,44 @@ export class TreeNodeViewCache {
   private byIdMap: Map<string, TreeNodeView> | null = null;
   private ordered: TreeNodeView[] | null = null;
 
+  /**
+   * A cache whose views are known already, for an index not at hand (a
+   * saved view: the index may not even be built yet). They stay unbuilt
+   * until asked for, or until the index differs from theirs: the first
+   * update then compares every view, as after a rebuild.
+   */
+  static fromKnown(known: KnownNodeViews): TreeNodeViewCache {
+    const cache = new TreeNodeViewCache();
+    cache.pending = known.nodes;
+    cache.entryCount = known.entryCount;
+    cache.byteLength = known.byteLength;
+    cache.rootIds = [...known.roots];
+    return cache;
+  }
+
   private get byId(): Map<string, TreeNodeView> {
     if (this.byIdMap === null) {
       const byId = new Map<string, TreeNodeView>();
-      for (const view of this.ordered ?? []) byId.set(view.id, view);
+      for (const view of this.inOrder() ?? []) byId.set(view.id, view);
       this.byIdMap = byId;
     }
     return this.byIdMap;
   }
 
+  /** The ordered views if they are at hand or known (decoded now if need be). */
+  private inOrder(): TreeNodeView[] | null {
+    if (this.pending !== null) {
+      this.ordered = this.pending();
+      this.pending = null;
+    }
+    return this.ordered;
+  }
+
   /** Whether the views are those of `index` as it is now. */
   isCurrent(index: SessionIndex): boolean {
-    return (
-      index === this.index && index.entries.length === this.entryCount && index.byteLength === this.byteLength
-    );
+    // Known views stand for any index of their entries and bytes: the file only ever grows.
+    const ofIndex = index === this.index || (this.index === null && this.byteLength >= 0);
+    return ofIndex && index.entries.length === this.entryCount && index.byteLength === this.byteLength;
   }
 
   /** Brings the views up to date with `index`; returns what changed (nothing on the first call). */
@@ -141,10 +212,9 @@ export class TreeNodeViewCache {
 
   /** Every node depth-first from the roots in order, children in Pi's order, as of the last `update`. */
   nodes(): readonly TreeNodeView[] {
-    this.ordered ??= depthFirst(this.rootIds, this.byId);
+    this.ordered = this.inOrder() ?? depthFirst(this.rootIds, this.byId);
     return this.ordered;
   }
-
   private extend(index: SessionIndex): NodeViewChanges {
     const added: TreeNodeView[] = [];
     const addedIds = new Set<string>();
@@ -181,7 +251,7 @@ export class TreeNodeViewCache {
   private rebuild(index: SessionIndex): NodeViewChanges {
     const fresh = treeNodeViews(index);
     this.rootIds = [...index.roots];
-    if (this.index === null) {
+    if (this.index === null && this.byteLength < 0) {
       this.ordered = fresh;
       this.byIdMap = null;
       return { added: [], changed: [], removed: [] };

@@ -17,8 +17,13 @@ import {
   encodeEvent,
   encodeNodes,
   encodeResult,
+  stringifyWire,
+  viewWithEncodedNodes,
+  type WireEvent,
   WireFormatError,
+  WireJson,
   type WireNodes,
+  type WireResult,
 } from "./wire.ts";
 
 /** As it crosses either transport. */
@@ -226,5 +231,86 @@ describe("results and events on the wire", () => {
     );
     const switched = { sessionId: "s1", path: view.path, reason: "open" as const };
     expect(encodeEvent("session.switched", switched)).toEqual(switched);
+  });
+});
+
+describe("views whose nodes are known as wire text (saved views)", () => {
+  const index = readSession(generateSession({ seed: 31, damage: true }).text);
+  const nodes = treeNodeViews(index);
+  const nodesJson = JSON.stringify(encodeNodes(nodes));
+  const fields: Omit<SessionView, "nodes"> = {
+    sessionId: "s2",
+    path: "/sessions/two.jsonl",
+    headerId: index.header?.id ?? null,
+    cwd: "/work",
+    name: null,
+    version: 3,
+    parentSessionId: null,
+    leafId: index.leafId,
+    roots: [...index.roots],
+    problems: throughJson(index.problems),
+    bytes: index.byteLength,
+    live: false,
+  };
+  const expected: SessionView = { ...fields, nodes };
+
+  function encodedView(decode: () => TreeNodeView[] = () => decodeNodes(nodesJson)) {
+    return viewWithEncodedNodes(fields, nodesJson, decode);
+  }
+
+  it("travels with its text spliced into the frame (the WebSocket) and reads back equal", () => {
+    for (const name of ["session.open", "session.current", "session.fork"] as const) {
+      const frame = stringifyWire({ id: 7, result: encodeResult(name, encodedView(), "spliced") });
+      // The nodes are in the frame as the saved text, not as a string holding it.
+      expect(frame).toContain(`"nodes":${nodesJson}`);
+      const { id, result } = JSON.parse(frame) as { id: number; result: WireResult<typeof name> };
+      expect(id).toBe(7);
+      expect(decodeResult(name, result)).toEqual(expected);
+    }
+    const reloaded = { sessionId: "s2", reason: "replaced" as const, view: encodedView() };
+    const frame = stringifyWire({
+      event: "session.reloaded",
+      payload: encodeEvent("session.reloaded", reloaded, "spliced"),
+    });
+    const { payload } = JSON.parse(frame) as { payload: WireEvent<"session.reloaded"> };
+    expect(decodeEvent("session.reloaded", payload)).toEqual({ ...reloaded, view: expected });
+  });
+
+  it("travels as a string (Electron's structured clone) and reads back equal", () => {
+    const wire = encodeResult("session.open", encodedView());
+    expect(wire.nodes).toBe(nodesJson);
+    expect(decodeResult("session.open", structuredClone(wire))).toEqual(expected);
+  });
+
+  it("decodes its nodes only when something reads them, once", () => {
+    let decoded = 0;
+    const view = encodedView(() => {
+      decoded++;
+      return decodeNodes(nodesJson);
+    });
+    encodeResult("session.open", view, "spliced");
+    encodeResult("session.open", view, "string");
+    expect(decoded).toBe(0);
+    expect(view.nodes).toEqual(nodes);
+    expect(view.nodes).toBe(view.nodes);
+    expect(decoded).toBe(1);
+    expect({ ...view }).toEqual(expected);
+  });
+
+  it("splices several texts in order, whatever the strings around them hold", () => {
+    const tricky = ["\u0000", '"nodes"', "\\u0000arbor-wire-json-0:0", "}{"];
+    const value = {
+      a: new WireJson("[1,2]"),
+      tricky,
+      b: [new WireJson('{"x":"\\u0000"}'), new WireJson("null")],
+    };
+    expect(JSON.parse(stringifyWire(value))).toEqual({ a: [1, 2], tricky, b: [{ x: "\u0000" }, null] });
+    expect(stringifyWire({ plain: tricky })).toBe(JSON.stringify({ plain: tricky }));
+  });
+
+  it("is written only by stringifyWire; nodes text that is not JSON is refused", () => {
+    expect(() => JSON.stringify({ nodes: new WireJson("[]") })).toThrow(/stringifyWire/);
+    expect(() => decodeNodes("{not json")).toThrow(WireFormatError);
+    expect(() => decodeNodes('{"format":99}')).toThrow(WireFormatError);
   });
 });

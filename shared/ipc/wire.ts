@@ -13,6 +13,10 @@
  * rare node where a derivation does not hold (a list that is not a whole
  * tree, a time that is not an ISO string) has its own value in an exception
  * list, so every list round-trips exactly.
+ *
+ * A view the main process has as saved wire text (app/store/saved-view.ts,
+ * `viewWithEncodedNodes`) is sent as that text: spliced into the WebSocket
+ * frame by `stringifyWire`, or handed to Electron as a string.
  */
 
 import type {
@@ -68,7 +72,12 @@ export interface WireNodes {
   timestampValues: SparseColumn<string>;
 }
 
-export type WireSessionView = Omit<SessionView, "nodes"> & { nodes: WireNodes };
+/**
+ * A view's nodes on the wire: columns, or (a saved view, whose wire form was
+ * read from disk and never parsed) that form's JSON text, as a string or, on
+ * the sending side, spliced into the frame as it is (`WireJson`).
+ */
+export type WireSessionView = Omit<SessionView, "nodes"> & { nodes: WireNodes | WireJson | string };
 export type WireSessionDelta = Omit<SessionDelta, "added" | "changed"> & {
   added: WireNodes;
   changed: WireNodes;
@@ -95,6 +104,83 @@ export class WireFormatError extends Error {
     super(`Arbor received a node list it cannot read (${what}); reload the window.`);
     this.name = "WireFormatError";
   }
+}
+
+/**
+ * How node lists already in their wire form as JSON text (a saved view's)
+ * travel: `spliced` into the frame's text by `stringifyWire` (the WebSocket),
+ * or as a `string` the client parses (Electron's structured clone copies a
+ * string at once, where a tree of 100k objects takes long).
+ */
+export type EncodedNodesForm = "spliced" | "string";
+
+/** JSON text that `stringifyWire` writes into its output as it is; only `stringifyWire` can write it. */
+export class WireJson {
+  constructor(readonly json: string) {}
+
+  toJSON(): string {
+    if (splicing === null) throw new Error("WireJson is written by stringifyWire, not JSON.stringify.");
+    splicing.push(this.json);
+    return `${SPLICE_MARK}:${splicing.length - 1}`;
+  }
+}
+
+/** Unguessable, so no string a session holds can stand for a splice. */
+const SPLICE_MARK = (() => {
+  const words = crypto.getRandomValues(new Uint32Array(4));
+  return `\u0000arbor-wire-json-${Array.from(words, (word) => word.toString(36)).join("-")}`;
+})();
+let splicing: string[] | null = null;
+
+/** `JSON.stringify(value)`, with the JSON text of each `WireJson` in it written in its place. */
+export function stringifyWire(value: unknown): string {
+  const outer = splicing;
+  const texts: string[] = [];
+  splicing = texts;
+  let text: string;
+  try {
+    text = JSON.stringify(value);
+  } finally {
+    splicing = outer;
+  }
+  if (texts.length === 0) return text;
+  const parts: string[] = [];
+  let from = 0;
+  for (let i = 0; i < texts.length; i++) {
+    const mark = JSON.stringify(`${SPLICE_MARK}:${i}`);
+    const at = text.indexOf(mark, from);
+    if (at === -1) throw new Error("stringifyWire: a splice mark went missing");
+    parts.push(text.slice(from, at), texts[i]!);
+    from = at + mark.length;
+  }
+  parts.push(text.slice(from));
+  return parts.join("");
+}
+
+/** The wire text of the nodes of views made by `viewWithEncodedNodes`, and their other fields. */
+const encodedViews = new WeakMap<SessionView, { fields: Omit<SessionView, "nodes">; json: string }>();
+
+/**
+ * A session view whose nodes are known as the JSON text of their wire form
+ * (a saved view read from disk): it is sent with that text as it is. Its
+ * `nodes` are decoded (`decode`, once) only if something reads them.
+ */
+export function viewWithEncodedNodes(
+  fields: Omit<SessionView, "nodes">,
+  nodesJson: string,
+  decode: () => TreeNodeView[],
+): SessionView {
+  let nodes: TreeNodeView[] | undefined;
+  const view = { ...fields } as SessionView;
+  Object.defineProperty(view, "nodes", {
+    enumerable: true,
+    get: () => {
+      nodes ??= decode();
+      return nodes;
+    },
+  });
+  encodedViews.set(view, { fields: { ...fields }, json: nodesJson });
+  return view;
 }
 
 const IS_ERROR = 1;
@@ -445,7 +531,13 @@ class SparseCursor<T> {
  */
 const EMPTY: string[] = Object.freeze([]) as unknown as string[];
 
-export function decodeNodes(wire: WireNodes): TreeNodeView[] {
+export function decodeNodes(sent: WireNodes | WireJson | string): TreeNodeView[] {
+  const wire: WireNodes =
+    typeof sent === "string"
+      ? parseWireText(sent)
+      : sent instanceof WireJson
+        ? parseWireText(sent.json)
+        : sent;
   if (typeof wire !== "object" || wire === null || wire.format !== WIRE_NODES_FORMAT) {
     throw new WireFormatError("not format 1");
   }
@@ -552,7 +644,19 @@ export function decodeNodes(wire: WireNodes): TreeNodeView[] {
   return nodes;
 }
 
-export function encodeSessionView(view: SessionView): WireSessionView {
+function parseWireText(text: string): WireNodes {
+  try {
+    return JSON.parse(text) as WireNodes;
+  } catch {
+    throw new WireFormatError("nodes that are not JSON");
+  }
+}
+
+export function encodeSessionView(view: SessionView, form: EncodedNodesForm = "string"): WireSessionView {
+  const encoded = encodedViews.get(view);
+  if (encoded !== undefined) {
+    return { ...encoded.fields, nodes: form === "spliced" ? new WireJson(encoded.json) : encoded.json };
+  }
   return { ...view, nodes: encodeNodes(view.nodes) };
 }
 
@@ -569,14 +673,14 @@ export function decodeSessionDelta(wire: WireSessionDelta): SessionDelta {
 }
 
 interface Codec<Plain, Wire> {
-  encode(value: Plain): Wire;
+  encode(value: Plain, form: EncodedNodesForm): Wire;
   decode(value: Wire): Plain;
 }
 
 const plain: Codec<never, never> = { encode: (value) => value, decode: (value) => value };
 const view: Codec<SessionView, WireSessionView> = { encode: encodeSessionView, decode: decodeSessionView };
 const viewOrNull: Codec<SessionView | null, WireSessionView | null> = {
-  encode: (value) => (value === null ? null : encodeSessionView(value)),
+  encode: (value, form) => (value === null ? null : encodeSessionView(value, form)),
   decode: (value) => (value === null ? null : decodeSessionView(value)),
 };
 
@@ -608,22 +712,31 @@ const EVENT_CODECS: { [E in EventName]: Codec<ArborEvents[E], WireEvent<E>> } = 
     decode: (payload) => ({ sessionId: payload.sessionId, delta: decodeSessionDelta(payload.delta) }),
   },
   "session.reloaded": {
-    encode: (payload) => ({ ...payload, view: viewOrNull.encode(payload.view) }),
+    encode: (payload, form) => ({ ...payload, view: viewOrNull.encode(payload.view, form) }),
     decode: (payload) => ({ ...payload, view: viewOrNull.decode(payload.view) }),
   },
   "session.switched": plain,
 };
 
-export function encodeResult<N extends RequestName>(name: N, result: RequestResult<N>): WireResult<N> {
-  return RESULT_CODECS[name].encode(result);
+/** `form`: how nodes already in wire form travel on this transport (see `EncodedNodesForm`). */
+export function encodeResult<N extends RequestName>(
+  name: N,
+  result: RequestResult<N>,
+  form: EncodedNodesForm = "string",
+): WireResult<N> {
+  return RESULT_CODECS[name].encode(result, form);
 }
 
 export function decodeResult<N extends RequestName>(name: N, result: WireResult<N>): RequestResult<N> {
   return RESULT_CODECS[name].decode(result);
 }
 
-export function encodeEvent<E extends EventName>(name: E, payload: ArborEvents[E]): WireEvent<E> {
-  return EVENT_CODECS[name].encode(payload);
+export function encodeEvent<E extends EventName>(
+  name: E,
+  payload: ArborEvents[E],
+  form: EncodedNodesForm = "string",
+): WireEvent<E> {
+  return EVENT_CODECS[name].encode(payload, form);
 }
 
 export function decodeEvent<E extends EventName>(name: E, payload: WireEvent<E>): ArborEvents[E] {

@@ -79,6 +79,19 @@ export function problem(
   return result;
 }
 
+/** Whether a value read back from disk (a saved parse or view) has a problem's shape. */
+export function isProblemShaped(value: unknown): value is Problem {
+  if (typeof value !== "object" || value === null) return false;
+  const { kind, severity, line, message } = value as Record<string, unknown>;
+  return (
+    typeof kind === "string" &&
+    kind in SEVERITY &&
+    typeof severity === "string" &&
+    Number.isSafeInteger(line) &&
+    typeof message === "string"
+  );
+}
+
 export function formatProblem(p: Problem): string {
   return `line ${p.line}: ${p.severity}: ${p.message} [${p.kind}]`;
 }
