@@ -19,13 +19,15 @@ import {
   type RequestName,
 } from "../../shared/ipc/contract.ts";
 import { validateRequest } from "../../shared/ipc/schemas.ts";
-import { encodeEvent, encodeResult, type WireEvent } from "../../shared/ipc/wire.ts";
+import { type EncodedNodesForm, encodeEvent, encodeResult, type WireEvent } from "../../shared/ipc/wire.ts";
 
 export type DispatchResult = { result: unknown } | { error: ArborErrorPayload };
 
 export interface DispatchOptions {
   /** Sees every error that is not an `ArborError` (for the log). */
   onInternalError?: ((error: unknown, request: string) => void) | undefined;
+  /** How node lists already in wire form travel on this transport (default: as a string). */
+  encodedNodes?: EncodedNodesForm | undefined;
 }
 
 export async function dispatch(
@@ -42,7 +44,8 @@ export async function dispatch(
   }
   try {
     const handler = handlers[name as RequestName] as (params: unknown) => Promise<unknown>;
-    return { result: encodeResult(name as RequestName, (await handler(validated)) as never) };
+    const result = (await handler(validated)) as never;
+    return { result: encodeResult(name as RequestName, result, options.encodedNodes ?? "string") };
   } catch (error) {
     return { error: toPayload(error, name, options) };
   }
@@ -59,6 +62,10 @@ function toPayload(error: unknown, name: string, options: DispatchOptions): Arbo
 }
 
 /** An event's payload as it crosses either transport. */
-export function wireEvent<E extends EventName>(name: E, payload: ArborEvents[E]): WireEvent<E> {
-  return encodeEvent(name, payload);
+export function wireEvent<E extends EventName>(
+  name: E,
+  payload: ArborEvents[E],
+  encodedNodes: EncodedNodesForm = "string",
+): WireEvent<E> {
+  return encodeEvent(name, payload, encodedNodes);
 }

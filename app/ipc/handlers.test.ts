@@ -29,6 +29,11 @@ import { createArborHandlers } from "./handlers.ts";
 import { HandleRegistry } from "./handles.ts";
 import { type ArborHost, createArborHost } from "./host.ts";
 import { SessionRuntime } from "../runtime/session-runtime.ts";
+import { storeSessionFactory } from "../runtime/store-session.ts";
+import { openSessionFile } from "../store/open-session-file.ts";
+import { createParseCache, type ParseCache } from "../store/parse-cache.ts";
+import { contextView, entryDetail } from "../../shared/ipc/views.ts";
+import { decodeResult, encodeResult, stringifyWire } from "../../shared/ipc/wire.ts";
 
 let folder: ReturnType<typeof tempFolder>;
 let root: string;
@@ -368,6 +373,137 @@ describe("switches and deltas", () => {
     expect(view.nodes.find((node) => node.id === SAMPLE_IDS.u2)!.label).toBe("renamed");
     expect(view.nodes.find((node) => node.id === SAMPLE_IDS.u4)!.parentId).toBe(SAMPLE_IDS.u2);
     expect(view.roots).toEqual([SAMPLE_IDS.u1, "ee000004", "ee000005"]);
+  });
+});
+
+describe("sessions opened from a saved view", () => {
+  /** A host whose sessions open structure first with a parse cache for any size; the cache counts saved parses loaded. */
+  function savedViewHost(): { created: ArborHost; cache: ParseCache & { loads: number } } {
+    const inner = createParseCache(join(folder.path, "open-cache"), { minBytes: 0 });
+    const cache = {
+      ...inner,
+      loads: 0,
+      load(path: string) {
+        cache.loads++;
+        return inner.load(path);
+      },
+    };
+    const created = createArborHost({
+      transport: "serve",
+      version: "0.1.0",
+      dataDir: join(folder.path, "data"),
+      roots: [root],
+      demo: false,
+      openSession: storeSessionFactory({ mode: "structure-with-facts", parseCache: cache }),
+    });
+    hosts.push(created);
+    return { created, cache };
+  }
+
+  /** What a first open saved for the next one. */
+  function saveView(path: string, cache: ParseCache): void {
+    const opened = openSessionFile(path, { mode: "structure-with-facts", parseCache: cache });
+    opened.saveForNextOpen?.();
+    opened.close();
+  }
+
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it("answers the open, the leaf's context and entry as an index would, then builds the index", async () => {
+    writeSampleSession(samplePath);
+    const { created, cache } = savedViewHost();
+    saveView(samplePath, cache);
+    cache.loads = 0;
+    const [item] = items(await created.handlers["library.rescan"]({}));
+    const index = readSession(readFileSync(samplePath, "utf8"));
+    const fresh = sessionViewOf(item!.sessionId, index, { path: samplePath });
+    const view = await created.handlers["session.open"]({ sessionId: item!.sessionId });
+    // Through the WebSocket's form, as a window gets it.
+    const sent = JSON.parse(stringifyWire(encodeResult("session.open", view, "spliced")));
+    expect(decodeResult("session.open", sent)).toEqual({ ...fresh, live: view.live });
+    const leafId = view.leafId!;
+    const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+    expect(await created.handlers["session.context"]({ leafId })).toEqual(
+      json(contextView(index, leafId, false)),
+    );
+    expect(await created.handlers["session.entry"]({ entryId: leafId })).toEqual(
+      json(entryDetail(index, leafId)),
+    );
+    expect(cache.loads).toBe(0);
+    // The index is built once those are answered.
+    await nextTurn();
+    expect(cache.loads).toBe(1);
+    expect(await created.handlers["session.context"]({ leafId: SAMPLE_IDS.u2, llm: true })).toEqual(
+      contextView(index, SAMPLE_IDS.u2, true),
+    );
+    expect(await created.handlers["session.current"]({})).toEqual(view);
+  });
+
+  it("deltas from the saved view equal session.current after each append, a rebuilt index too", async () => {
+    writeSampleSession(samplePath);
+    const { created, cache } = savedViewHost();
+    saveView(samplePath, cache);
+    const [item] = items(await created.handlers["library.rescan"]({}));
+    let view = await created.handlers["session.open"]({ sessionId: item!.sessionId });
+    expect(created.runtime.session!.savedView).toBeDefined();
+    created.events.subscribe((name, payload) => {
+      if (name !== "session.appended") return;
+      const { delta } = payload as ArborEvents["session.appended"];
+      expect(delta.baseBytes).toBe(view.bytes);
+      view = applySessionDelta(view, delta);
+    });
+    const at = (second: number) => `2026-01-03T00:00:${String(second).padStart(2, "0")}.000Z`;
+    const line = (fields: Record<string, unknown>) => `${JSON.stringify(fields)}\n`;
+    const writes = [
+      // The first append rebuilds the index (a duplicate id): every node is compared with the saved view.
+      line({
+        type: "message",
+        id: SAMPLE_IDS.u4,
+        parentId: SAMPLE_IDS.u2,
+        timestamp: at(1),
+        message: { role: "user", content: "moved", timestamp: 1 },
+      }),
+      line({
+        type: "label",
+        id: "ee000002",
+        parentId: SAMPLE_IDS.u4,
+        timestamp: at(2),
+        targetId: SAMPLE_IDS.u2,
+        label: "renamed",
+      }),
+    ];
+    for (const text of writes) {
+      appendFileSync(samplePath, text);
+      created.runtime.session!.refresh();
+      expect(view).toEqual(await created.handlers["session.current"]({}));
+    }
+    expect(created.runtime.session!.savedView).toBeUndefined();
+    expect(view.nodes.find((node) => node.id === SAMPLE_IDS.u2)!.label).toBe("renamed");
+
+    // Opened again (another window) from a view saved now, an append in place gives a delta from it too.
+    await created.runtime.close();
+    saveView(samplePath, cache);
+    const again = savedViewHost().created;
+    const [same] = items(await again.handlers["library.rescan"]({}));
+    view = await again.handlers["session.open"]({ sessionId: same!.sessionId });
+    expect(again.runtime.session!.savedView).toBeDefined();
+    again.events.subscribe((name, payload) => {
+      if (name === "session.appended")
+        view = applySessionDelta(view, (payload as ArborEvents["session.appended"]).delta);
+    });
+    appendFileSync(
+      samplePath,
+      line({
+        type: "message",
+        id: "ee000003",
+        parentId: "ee000002",
+        timestamp: at(3),
+        message: { role: "user", content: "more", timestamp: 1 },
+      }),
+    );
+    again.runtime.session!.refresh();
+    expect(view).toEqual(await again.handlers["session.current"]({}));
+    expect(view.leafId).toBe("ee000003");
   });
 });
 

@@ -11,6 +11,7 @@ import { dirname, resolve } from "node:path";
 import {
   type AppendResult,
   ArborError,
+  type ContextView,
   type ArborHandlers,
   type LibraryListing as ContractListing,
   type ProjectGroup as ContractProjectGroup,
@@ -18,6 +19,7 @@ import {
   type SessionDelta,
   type SessionListItem,
   type SessionView,
+  type TreeNodeView,
 } from "../../shared/ipc/contract.ts";
 import { listPatch, sameProblem } from "../../shared/ipc/session-delta.ts";
 import type { Problem } from "../../shared/session/problems.ts";
@@ -28,9 +30,17 @@ import type { OpenMarks } from "../runtime/extensions/open-marks.ts";
 import type { OpenSession } from "../runtime/open-session.ts";
 import type { SessionRuntime } from "../runtime/session-runtime.ts";
 import { LIVE_WINDOW_MS } from "../store/append.ts";
+import type { SavedView } from "../store/saved-view.ts";
 import type { EventSink } from "./event-sink.ts";
 import { HandleRegistry } from "./handles.ts";
-import { contextView, entryDetail, TreeNodeViewCache } from "../../shared/ipc/views.ts";
+import {
+  contextView,
+  entryDetail,
+  type SessionViewContent,
+  sessionViewContent,
+  TreeNodeViewCache,
+} from "../../shared/ipc/views.ts";
+import { decodeNodes, viewWithEncodedNodes } from "../../shared/ipc/wire.ts";
 import { EntrySearch } from "../../shared/session/entry-search.ts";
 import type { SessionIndex } from "../../shared/session/tree-index.ts";
 
@@ -268,12 +278,12 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
     return session;
   };
 
-  const parentSessionId = (session: OpenSession): string | null => {
+  /** The library's id of the file a session was forked from (`parentSession`: the header's path for it). */
+  const parentSessionId = (session: OpenSession, parentSession: string | null): string | null => {
     const entry = library.session(session.path);
     if (entry?.parentPath) return handles.sessionId(entry.parentPath);
-    const parent = session.index.parentSession;
-    if (!parent) return null;
-    const known = library.session(resolve(parent));
+    if (!parentSession) return null;
+    const known = library.session(resolve(parentSession));
     return known && !known.error ? handles.sessionId(known.path) : null;
   };
 
@@ -289,23 +299,25 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
     roots: string[];
     problems: Problem[];
     bytes: number;
+    /**
+     * The saved view the state started from (app/store/saved-view.ts), while
+     * the index is still what it describes: the view is then sent from it,
+     * its nodes' wire form as it was saved, none of them built.
+     */
+    saved: { view: SavedView; nodes: () => TreeNodeView[] } | undefined;
   }
   let viewState: ViewState | null = null;
 
-  const viewFields = (session: OpenSession) => {
-    const index = session.index;
-    const header = index.header;
-    return {
-      headerId: typeof header?.id === "string" ? header.id : null,
-      cwd: typeof header?.cwd === "string" ? header.cwd : null,
-      name: index.sessionName ?? null,
-      version: index.version,
-      parentSessionId: parentSessionId(session),
-      leafId: index.leafId,
-      bytes: index.byteLength,
-      live: now() - session.foreignChangeMs < LIVE_WINDOW_MS,
-    };
-  };
+  const viewFields = (session: OpenSession, content: SessionViewContent) => ({
+    headerId: content.headerId,
+    cwd: content.cwd,
+    name: content.name,
+    version: content.version,
+    parentSessionId: parentSessionId(session, content.parentSession),
+    leafId: content.leafId,
+    bytes: content.bytes,
+    live: now() - session.foreignChangeMs < LIVE_WINDOW_MS,
+  });
 
   /**
    * Brings the view state up to the session's index. Whatever changed goes
@@ -314,27 +326,54 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
    */
   const advance = (state: ViewState): void => {
     const { session } = state;
+    // The session still holds the saved view it was sent: its index has not changed (it may not be built).
+    if (state.saved && session.savedView === state.saved.view) return;
     const index = session.index;
     if (state.nodes.isCurrent(index)) return;
+    state.saved = undefined;
     const { added, changed, removed } = state.nodes.update(index);
+    const content = sessionViewContent(index);
     const delta: SessionDelta = {
       baseBytes: state.bytes,
-      ...viewFields(session),
+      ...viewFields(session, content),
       added,
       changed,
       removed,
-      roots: listPatch(state.roots, index.roots),
-      problems: listPatch(state.problems, index.problems, sameProblem),
+      roots: listPatch(state.roots, content.roots),
+      problems: listPatch(state.problems, content.problems, sameProblem),
     };
-    state.roots = [...index.roots];
-    state.problems = [...index.problems];
-    state.bytes = index.byteLength;
+    state.roots = content.roots;
+    state.problems = content.problems;
+    state.bytes = content.bytes;
     events.emit("session.appended", { sessionId: handles.sessionId(session.path), delta });
   };
 
   const viewStateOf = (session: OpenSession): ViewState => {
     if (viewState?.session === session) {
       advance(viewState);
+      return viewState;
+    }
+    const savedView = session.savedView;
+    if (savedView) {
+      // Decoded only if the index changes before the nodes were ever built (or something reads them).
+      let decoded: TreeNodeView[] | undefined;
+      const nodes = () => {
+        decoded ??= decodeNodes(savedView.nodesJson);
+        return decoded;
+      };
+      viewState = {
+        session,
+        nodes: TreeNodeViewCache.fromKnown({
+          entryCount: savedView.entryCount,
+          byteLength: savedView.content.bytes,
+          roots: savedView.content.roots,
+          nodes,
+        }),
+        roots: [...savedView.content.roots],
+        problems: [...savedView.content.problems],
+        bytes: savedView.content.bytes,
+        saved: { view: savedView, nodes },
+      };
       return viewState;
     }
     const index = session.index;
@@ -346,20 +385,41 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
       roots: [...index.roots],
       problems: [...index.problems],
       bytes: index.byteLength,
+      saved: undefined,
     };
     return viewState;
   };
 
+  /**
+   * A session opened from a saved view answers its first requests (the view,
+   * the leaf's context and entry) without its index; the index is built in
+   * the next idle moment after that, so a click elsewhere need not wait for it.
+   */
+  const buildIndexSoon = (session: OpenSession) => {
+    setImmediate(() => {
+      if (runtime.session !== session || lifetime.isDisposed) return;
+      try {
+        // Reading the index builds it.
+        void session.index;
+      } catch (error) {
+        options.onInternalError?.(error, "session.index");
+      }
+    });
+  };
+
   const sessionView = (session: OpenSession): SessionView => {
     const state = viewStateOf(session);
-    return {
+    const content = state.saved?.view.content ?? sessionViewContent(session.index);
+    const fields = {
       sessionId: handles.sessionId(session.path),
       path: session.path,
-      ...viewFields(session),
+      ...viewFields(session, content),
       roots: [...state.roots],
-      nodes: [...state.nodes.nodes()],
       problems: [...state.problems],
     };
+    const saved = state.saved;
+    if (saved) return viewWithEncodedNodes(fields, saved.view.nodesJson, () => [...saved.nodes()]);
+    return { ...fields, nodes: [...state.nodes.nodes()] };
   };
 
   /** The view after a switch; `writtenHere`: Arbor wrote the file just now (a fork, clone, new), so it is not live. */
@@ -484,11 +544,20 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
     },
 
     async "session.context"({ leafId, llm }) {
-      return contextView(current().index, leafId, llm ?? false);
+      const session = current();
+      const saved = session.savedView;
+      if (saved?.leafContextJson && leafId === saved.content.leafId && !llm) {
+        buildIndexSoon(session);
+        return JSON.parse(saved.leafContextJson) as ContextView;
+      }
+      return contextView(session.index, leafId, llm ?? false);
     },
 
     async "session.entry"({ entryId }) {
-      return entryDetail(current().index, entryId);
+      const session = current();
+      const saved = session.savedView;
+      if (saved?.leafEntry && entryId === saved.content.leafId) return structuredClone(saved.leafEntry);
+      return entryDetail(session.index, entryId);
     },
 
     async "session.search"({ query, limit }) {

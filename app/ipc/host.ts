@@ -127,7 +127,7 @@ export function createArborHost(options: ArborHostOptions): ArborHost {
       createFollowerExtension(),
       openMarks.extension,
       recentSessions.extension,
-      createWindowTitleExtension(options.setTitle ?? (() => {})),
+      ...(options.setTitle ? [createWindowTitleExtension(options.setTitle)] : []),
     ],
   });
   handlers = createArborHandlers({

@@ -12,7 +12,7 @@ import {
 } from "../../shared/ipc/contract.ts";
 import { sessionViewOf } from "../../shared/ipc/testing/session-view.ts";
 import { WebSocketClient, type WebSocketConstructor } from "../../shared/ipc/websocket-client.ts";
-import { decodeResult, type WireSessionView } from "../../shared/ipc/wire.ts";
+import { decodeResult, type WireNodes, type WireSessionView } from "../../shared/ipc/wire.ts";
 import { readSession } from "../../shared/session/index.ts";
 import { generateSession } from "../../shared/session/testing/generate-session.ts";
 import { createEventHub, type EventHub } from "./event-sink.ts";
@@ -85,7 +85,7 @@ describe("WebSocketAdapter", () => {
     expect(await next()).toEqual({ id: 1, error: { code: "not-found", message: "There is no entry x." } });
     socket.send(JSON.stringify({ id: "two", name: "session.open", params: { sessionId: "s1" } }));
     // A view travels in its wire form: its nodes in columns.
-    const answer = (await next()) as { id: string; result: WireSessionView };
+    const answer = (await next()) as { id: string; result: WireSessionView & { nodes: WireNodes } };
     expect(answer.id).toBe("two");
     expect(answer.result.nodes.ids).toEqual(sampleView("s1").nodes.map((node) => node.id));
     expect(decodeResult("session.open", answer.result)).toEqual(sampleView("s1"));

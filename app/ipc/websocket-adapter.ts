@@ -7,7 +7,8 @@
  *                      {event, payload}
  *
  * Results and payloads are in their wire form (shared/ipc/wire.ts), which
- * the client (shared/ipc/websocket-client.ts) decodes.
+ * the client (shared/ipc/websocket-client.ts) decodes; a saved view's nodes
+ * are written into the frame as the JSON text they were saved as.
  *
  * `id` is the client's (a number or a string) and is echoed back. Requests
  * are answered as they finish, not necessarily in order. Who may connect is
@@ -17,6 +18,7 @@
 import type { WebSocket } from "ws";
 import type { ArborErrorPayload, ArborHandlers } from "../../shared/ipc/contract.ts";
 import { type Disposable, DisposableObject, toDisposable } from "../runtime/disposable.ts";
+import { stringifyWire } from "../../shared/ipc/wire.ts";
 import { type DispatchOptions, dispatch, wireEvent } from "./bind.ts";
 import type { EventHub } from "./event-sink.ts";
 
@@ -35,7 +37,7 @@ export class WebSocketAdapter extends DisposableObject {
     super();
     this.register(
       options.events.subscribe((event, payload) => {
-        const frame = JSON.stringify({ event, payload: wireEvent(event, payload) });
+        const frame = stringifyWire({ event, payload: wireEvent(event, payload, "spliced") });
         for (const socket of this.sockets) send(socket, frame);
       }),
     );
@@ -71,11 +73,14 @@ export class WebSocketAdapter extends DisposableObject {
       send(socket, JSON.stringify({ id: request.id, error: request.error }));
       return;
     }
-    const outcome = await dispatch(this.options.handlers, request.name, request.params, this.options);
+    const outcome = await dispatch(this.options.handlers, request.name, request.params, {
+      ...this.options,
+      encodedNodes: "spliced",
+    });
     if (!this.sockets.has(socket)) return;
     let frame: string;
     try {
-      frame = JSON.stringify({ id: request.id, ...outcome });
+      frame = stringifyWire({ id: request.id, ...outcome });
     } catch {
       frame = JSON.stringify({
         id: request.id,

@@ -4,10 +4,14 @@
  * summarized with an error rather than thrown; only an abort throws.
  */
 
-import { createHash } from "node:crypto";
+import { closeSync, openSync, statSync } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { SessionParser } from "../../shared/session/parse.ts";
+import { buildSessionIndex } from "../../shared/session/tree-index.ts";
+import { contentHash } from "../store/content-hash.ts";
+import { readAt } from "../store/follower.ts";
 import type { ParseCache } from "../store/parse-cache.ts";
+import { savedViewOf } from "../store/saved-view.ts";
 import { READ_CHUNK_BYTES, readLines } from "./read-lines.ts";
 import { SessionSummarizer, type SessionSummary } from "./session-summary.ts";
 import { TermSet } from "./tokenize.ts";
@@ -21,8 +25,9 @@ export interface ScannedFile {
 export interface ScanFileOptions {
   withTerms: boolean;
   /**
-   * Saved parses: a large file without one gets one from this read (it is
-   * parsed as the explorer parses it), so its first open needs no parse.
+   * Saved parses and views: a large file without them gets them from this
+   * read (it is parsed as the explorer parses it), so its first open needs
+   * no parse and builds no view.
    */
   parseCache?: ParseCache | undefined;
   signal?: AbortSignal | undefined;
@@ -56,7 +61,7 @@ export async function scanSessionFile(path: string, options: ScanFileOptions): P
       options.signal,
     );
     const summary = summarizer.finish(path, signature);
-    if (saving && !summary.error) await saving.saveAs(cache!, path, stats.size);
+    if (saving && !summary.error) await saving.saveAs(cache!, path, signature);
     return { summary, terms: summary.error || !termSet ? null : termSet.terms };
   } catch (error) {
     options.signal?.throwIfAborted();
@@ -139,14 +144,15 @@ async function endOfLastWholeLine(handle: FileHandle, from: number, size: number
 }
 
 /**
- * Parses the bytes a scan reads as the explorer would, to save the parse (see
- * `app/store/parse-cache.ts`). Only a version-3 file whose first line is its
- * header can be saved; for any other, parsing stops at the first chunk (a
- * legacy file would be held whole in memory, for nothing).
+ * Parses the bytes a scan reads as the explorer would, to save the parse and
+ * the view (see `app/store/parse-cache.ts`, `saved-view.ts`). Only a version-3
+ * file whose first line is its header can be saved; for any other, parsing
+ * stops at the first chunk (a legacy file would be held whole in memory, for
+ * nothing).
  */
 class ParseSaver {
   private readonly parser = new SessionParser({ mode: "structure-with-facts" });
-  private readonly hash = createHash("sha1");
+  private readonly hash = contentHash();
   private bytes = 0;
   private given = false;
 
@@ -162,12 +168,70 @@ class ParseSaver {
     this.bytes += chunk.length;
   }
 
-  /** Saves the parse if the whole file was read, after letting other work run. */
-  async saveAs(cache: ParseCache, path: string, size: number): Promise<void> {
-    if (this.given || this.bytes !== size) return;
+  /**
+   * Saves the parse and the view if the whole file was read, letting other
+   * work run between the steps. The view reads the few bodies whose lines
+   * were too long to parse in the scan from the file: it is saved only if
+   * the file is still the one read (`read`: its size, time and inode then).
+   */
+  async saveAs(cache: ParseCache, path: string, read: FileSignature): Promise<void> {
+    if (this.given || this.bytes !== read.size) return;
     const parsed = this.parser.end();
-    await new Promise((resolve) => setImmediate(resolve));
-    cache.save(path, parsed, this.hash.digest("hex"));
+    const digest = this.hash.digest("hex");
+    await yieldToOtherWork();
+    // Saved before the index is built from it: building adds the index's own problems to `parsed`.
+    cache.save(path, parsed, digest);
+    await yieldToOtherWork();
+    const reader = new BodyReader(path);
+    try {
+      const view = savedViewOf(
+        buildSessionIndex(parsed, (offset, length) => reader.read(offset, length)),
+        digest,
+      );
+      if (sameFile(path, read)) cache.saveView(path, view);
+    } catch {
+      // The file changed under the reads (or went away): the first open saves its view instead.
+    } finally {
+      reader.close();
+    }
+  }
+}
+
+interface FileSignature {
+  size: number;
+  mtimeMs: number;
+  ino: number;
+}
+
+function yieldToOtherWork(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+function sameFile(path: string, read: FileSignature): boolean {
+  try {
+    const now = statSync(path);
+    return now.size === read.size && now.mtimeMs === read.mtimeMs && now.ino === read.ino;
+  } catch {
+    return false;
+  }
+}
+
+/** Reads byte ranges of a file, opened on the first read. */
+class BodyReader {
+  private fd: number | null = null;
+
+  constructor(private readonly path: string) {}
+
+  read(offset: number, length: number): Uint8Array {
+    this.fd ??= openSync(this.path, "r");
+    const body = readAt(this.fd, offset, length);
+    if (body.length !== length) throw new Error(`${this.path} is shorter than when it was scanned`);
+    return body;
+  }
+
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
   }
 }
 

@@ -13,6 +13,8 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { contextView, sessionViewContent, treeNodeViews } from "../../shared/ipc/views.ts";
+import { decodeNodes } from "../../shared/ipc/wire.ts";
 import { openSessionFile } from "../store/open-session-file.ts";
 import { createParseCache } from "../store/parse-cache.ts";
 import { snapshot } from "../store/testing/files.ts";
@@ -547,7 +549,7 @@ describe("refresh", () => {
 });
 
 describe("saved parses for the explorer", () => {
-  it("a scan saves the parse of a session that has none; the store then opens it without parsing; a gone file loses it", async () => {
+  it("a scan saves the parse and view of a session that has none; the store then opens it without parsing; a gone file loses it", async () => {
     const first = piSession("/home/u/alpha", "alpha one", Date.UTC(2026, 2, 1)).getSessionFile()!;
     const second = piSession("/home/u/beta", "beta one", Date.UTC(2026, 2, 2)).getSessionFile()!;
     const parseCache = createParseCache(join(folder.path, "open-cache"), { minBytes: 0 });
@@ -557,8 +559,15 @@ describe("saved parses for the explorer", () => {
     expect(parseCache.has(second)).toBe(true);
 
     const opened = openSessionFile(first, { mode: "structure-with-facts", parseCache });
-    expect(opened.read).toEqual({ from: "saved", tailBytes: 0 });
+    // The view the explorer is sent, without an index built for it.
+    const saved = opened.savedView!;
     const fresh = openSessionFile(first, { mode: "structure-with-facts" });
+    expect(decodeNodes(saved.nodesJson)).toEqual(treeNodeViews(fresh.index));
+    expect(saved.content).toEqual(sessionViewContent(fresh.index));
+    expect(JSON.parse(saved.leafContextJson!)).toEqual(
+      JSON.parse(JSON.stringify(contextView(fresh.index, fresh.index.leafId, false))),
+    );
+    expect(opened.read).toEqual({ from: "saved", tailBytes: 0 });
     expect(snapshot(opened.index)).toEqual(snapshot(fresh.index));
     opened.close();
     fresh.close();

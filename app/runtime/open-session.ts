@@ -6,6 +6,7 @@
  */
 
 import type { SessionIndex } from "../../shared/session/tree-index.ts";
+import type { SavedView } from "../store/saved-view.ts";
 import type { Disposable } from "./disposable.ts";
 import type { Event } from "./event.ts";
 
@@ -39,6 +40,14 @@ export interface OpenSession extends Disposable {
   readonly path: string;
   /** The index as of the last read; replaced by a new object on reload or rebuild. */
   readonly index: SessionIndex;
+  /**
+   * The saved view of the file's bytes as the index holds them, when the
+   * parse cache had one (see `app/store/saved-view.ts`); undefined once the
+   * index has changed.
+   */
+  readonly savedView: SavedView | undefined;
+  /** The header's `cwd` ("" when it has none); read without building the index (see `savedView`). */
+  readonly cwd: string;
   /** Modification time of the file at the last read (ms since the epoch). */
   readonly mtimeMs: number;
   /**

@@ -49,8 +49,7 @@ class SessionCwdServices extends DisposableObject implements CwdServices {
     private readonly options: CwdServicesOptions,
   ) {
     super();
-    const header = session.index.header;
-    this.cwd = typeof header?.cwd === "string" ? header.cwd : "";
+    this.cwd = session.cwd;
     this.path = session.path;
   }
 

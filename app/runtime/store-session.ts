@@ -19,6 +19,7 @@ import {
 } from "../store/append.ts";
 import type { FollowOptions } from "../store/follower.ts";
 import type { ParseCache } from "../store/parse-cache.ts";
+import type { SavedView } from "../store/saved-view.ts";
 import { SessionStore } from "../store/session-store.ts";
 import { type Disposable, DisposableObject, DisposableStore, toDisposable } from "./disposable.ts";
 import { Emitter } from "./event.ts";
@@ -85,6 +86,16 @@ export class StoreSession extends DisposableObject implements OpenSession {
   get index(): SessionIndex {
     this.assertOpen();
     return this.store.index;
+  }
+
+  get savedView(): SavedView | undefined {
+    this.assertOpen();
+    return this.store.savedView;
+  }
+
+  get cwd(): string {
+    this.assertOpen();
+    return this.store.cwd;
   }
 
   get mtimeMs(): number {

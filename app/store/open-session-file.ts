@@ -6,7 +6,7 @@
  * when the file is truncated or replaced.
  */
 
-import { createHash, type Hash } from "node:crypto";
+import type { Hash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { type ParsedSession, type ParseMode, SessionParser } from "../../shared/session/parse.ts";
 import {
@@ -15,22 +15,43 @@ import {
   resumePoint,
   type SessionIndex,
 } from "../../shared/session/tree-index.ts";
+import { contentHash } from "./content-hash.ts";
 import type { ParseCache } from "./parse-cache.ts";
 import { READ_CHUNK_BYTES } from "./read-session-file.ts";
+import { type SavedView, savedViewOf } from "./saved-view.ts";
 
 export interface OpenedSession {
-  index: SessionIndex;
+  /**
+   * The index of the file's bytes. With a saved view (see `savedView`) it is
+   * built when first read (from the saved parse, or by parsing the file up to
+   * the size it had at the open): whoever only needs the view never waits.
+   */
+  readonly index: SessionIndex;
   size: number;
   mtimeMs: number;
   ino: number;
   /** How the file was read: from a saved parse (`saved`, plus `tailBytes` parsed after it) or parsed whole. */
-  read: { from: "saved"; tailBytes: number } | { from: "file" };
+  readonly read: { from: "saved"; tailBytes: number } | { from: "file" };
   /**
-   * Saves what was parsed to the parse cache, for the next open; undefined when
-   * there is nothing new worth saving. The caller picks the moment: it costs
-   * about a tenth of the parse, on the main thread.
+   * The saved view of exactly the file's bytes at the open (see
+   * `saved-view.ts`), when the parse cache had one: the explorer sends it
+   * instead of building the view, and the index waits until it is needed.
    */
-  saveParse: (() => void) | undefined;
+  savedView: SavedView | undefined;
+  /**
+   * False when the index, built after an open with a saved view, found other
+   * bytes than the view's (the file was rewritten in between): the file
+   * should be read again. True otherwise.
+   */
+  readonly matchesSavedView: boolean;
+  /**
+   * Saves what this open learned to the parse cache, for the next open: the
+   * parse, the view, or both; undefined when there is nothing new worth
+   * saving. The caller picks the moment: it costs about a tenth of the parse,
+   * on the main thread. Nothing is saved once the index has grown past the
+   * bytes read here (its view would not be theirs).
+   */
+  saveForNextOpen: (() => void) | undefined;
   close(): void;
 }
 
@@ -50,9 +71,11 @@ export interface OpenSessionFileOptions {
    */
   withFacts?: boolean;
   /**
-   * Saved parses of large files (`structure-with-facts` only): one made from
-   * exactly the file's first bytes replaces parsing them; otherwise the parse
-   * is offered back through `saveParse`.
+   * Saved parses and views of large files (`structure-with-facts` only): a
+   * view of exactly the file's bytes is handed on (`savedView`), the index
+   * then built only when asked for; a parse made from exactly the file's
+   * first bytes replaces parsing them; what is missing is offered back
+   * through `saveForNextOpen`.
    */
   parseCache?: ParseCache | undefined;
 }
@@ -65,9 +88,10 @@ export function openSessionFile(path: string, options: OpenSessionFileOptions = 
   let open = true;
   try {
     const stats = fstatSync(fd);
-    const mode = options.mode ?? defaultMode(stats.size, options.withFacts ?? false);
+    const size = stats.size;
+    const mode = options.mode ?? defaultMode(size, options.withFacts ?? false);
     const cache =
-      mode === "structure-with-facts" && stats.size >= (options.parseCache?.minBytes ?? Infinity)
+      mode === "structure-with-facts" && size >= (options.parseCache?.minBytes ?? Infinity)
         ? options.parseCache
         : undefined;
     const readBody = (offset: number, length: number): Uint8Array => {
@@ -81,27 +105,63 @@ export function openSessionFile(path: string, options: OpenSessionFileOptions = 
       }
       return body;
     };
+    const opened = { size, mtimeMs: stats.mtimeMs, ino: stats.ino };
+    const close = () => {
+      if (open) closeSync(fd);
+      open = false;
+    };
+    const view = cache?.loadView(path);
+    if (cache && view && view.content.bytes === size && digestOf(fd, size) === view.digest) {
+      let read: FileRead | undefined;
+      const load = (): FileRead => {
+        if (!open) throw new Error(`${path} is closed`);
+        read ??=
+          readFromSaved(fd, size, cache.load(path), mode, readBody) ?? readWhole(fd, mode, size, readBody);
+        return read;
+      };
+      return {
+        ...opened,
+        get index() {
+          return load().index;
+        },
+        get read() {
+          return load().from;
+        },
+        savedView: view,
+        get matchesSavedView() {
+          return read === undefined || read.digest === view.digest;
+        },
+        saveForNextOpen: () => {
+          // The parse, if this open had to make one (there is no saved parse of these bytes).
+          if (read?.toSave && read.digest === view.digest) cache.save(path, read.toSave, view.digest);
+        },
+        close,
+      };
+    }
     const read =
-      (cache && readFromSaved(fd, stats.size, cache.load(path), mode, readBody)) ||
-      readWhole(fd, mode, cache !== undefined, readBody);
-    let saveParse: (() => void) | undefined;
-    if (cache && read.toSave) {
-      const { parsed, digest } = read.toSave;
-      saveParse = () => {
-        cache.save(path, parsed, digest);
+      (cache && readFromSaved(fd, size, cache.load(path), mode, readBody)) ||
+      readWhole(fd, mode, cache ? Infinity : undefined, readBody);
+    let saveForNextOpen: (() => void) | undefined;
+    if (cache && read.digest !== undefined) {
+      const { index, digest, toSave } = read;
+      const entryCount = index.entries.length;
+      const byteLength = index.byteLength;
+      saveForNextOpen = () => {
+        if (toSave) cache.save(path, toSave, digest);
+        // An index extended in place since (a follower read an append) has moved past these bytes.
+        if (index.entries.length === entryCount && index.byteLength === byteLength) {
+          cache.saveView(path, savedViewOf(index, digest));
+        }
       };
     }
     return {
+      ...opened,
       index: read.index,
-      size: stats.size,
-      mtimeMs: stats.mtimeMs,
-      ino: stats.ino,
       read: read.from,
-      saveParse,
-      close() {
-        if (open) closeSync(fd);
-        open = false;
-      },
+      savedView: undefined,
+      matchesSavedView: true,
+      saveForNextOpen,
+      close,
     };
   } catch (error) {
     closeSync(fd);
@@ -109,26 +169,38 @@ export function openSessionFile(path: string, options: OpenSessionFileOptions = 
   }
 }
 
+/** The SHA-256 (hex) of the file's first `size` bytes; undefined if it is shorter. */
+function digestOf(fd: number, size: number): string | undefined {
+  const hash = contentHash();
+  return hashRange(fd, 0, size, new Uint8Array(READ_CHUNK_BYTES), hash) ? hash.digest("hex") : undefined;
+}
+
 interface FileRead {
   index: SessionIndex;
   from: OpenedSession["read"];
-  /** The parse of the bytes read and their digest, when it should be saved. */
-  toSave: { parsed: ParsedSession; digest: string } | undefined;
+  /** The SHA-256 (hex) of the bytes read, when they were hashed (a parse cache is in use). */
+  digest: string | undefined;
+  /** The parse of the bytes read, when it should be saved. */
+  toSave: ParsedSession | undefined;
 }
 
-/** Parses the whole file (hashing it on the way when a parse cache wants it). */
+/**
+ * Parses the file, up to `hashedUpTo` bytes when a parse cache wants them
+ * hashed (`Infinity`: all of them), else to its end without hashing.
+ */
 function readWhole(
   fd: number,
   mode: ParseMode,
-  hashed: boolean,
+  hashedUpTo: number | undefined,
   readBody: (offset: number, length: number) => Uint8Array,
 ): FileRead {
   const parser = new SessionParser({ mode });
-  const hash = hashed ? createHash("sha1") : undefined;
+  const hash = hashedUpTo !== undefined ? contentHash() : undefined;
+  const end = hashedUpTo ?? Infinity;
   // A plain Uint8Array, not a Buffer: the scanner's loops stay monomorphic.
   const buffer = new Uint8Array(READ_CHUNK_BYTES);
-  for (let position = 0; ; ) {
-    const bytesRead = readSync(fd, buffer, 0, buffer.length, position);
+  for (let position = 0; position < end; ) {
+    const bytesRead = readSync(fd, buffer, 0, Math.min(buffer.length, end - position), position);
     if (bytesRead === 0) break;
     const chunk = buffer.subarray(0, bytesRead);
     hash?.update(chunk);
@@ -141,7 +213,8 @@ function readWhole(
   return {
     index: buildSessionIndex(parsed, readBody),
     from: { from: "file" },
-    toSave: snapshot && hash ? { parsed: snapshot, digest: hash.digest("hex") } : undefined,
+    digest: hash?.digest("hex"),
+    toSave: snapshot,
   };
 }
 
@@ -159,12 +232,14 @@ function readFromSaved(
 ): FileRead | undefined {
   if (!saved || saved.parsed.byteLength > size) return undefined;
   const buffer = new Uint8Array(READ_CHUNK_BYTES);
-  const hash = createHash("sha1");
+  const hash = contentHash();
   const savedEnd = saved.parsed.byteLength;
   if (!hashRange(fd, 0, savedEnd, buffer, hash) || hash.copy().digest("hex") !== saved.digest)
     return undefined;
   let index = buildSessionIndex(saved.parsed, readBody);
-  if (size === savedEnd) return { index, from: { from: "saved", tailBytes: 0 }, toSave: undefined };
+  if (size === savedEnd) {
+    return { index, from: { from: "saved", tailBytes: 0 }, digest: saved.digest, toSave: undefined };
+  }
   const parser = new SessionParser({ mode, start: resumePoint(index) });
   let position = savedEnd;
   for (; position < size; ) {
@@ -177,11 +252,8 @@ function readFromSaved(
   }
   index = extendSessionIndex(index, parser.end()).index;
   const tailBytes = position - savedEnd;
-  let toSave: FileRead["toSave"];
-  if (tailBytes >= RESAVE_AFTER_BYTES) {
-    toSave = { parsed: snapshotOfIndex(index), digest: hash.digest("hex") };
-  }
-  return { index, from: { from: "saved", tailBytes }, toSave };
+  const toSave = tailBytes >= RESAVE_AFTER_BYTES ? snapshotOfIndex(index) : undefined;
+  return { index, from: { from: "saved", tailBytes }, digest: hash.digest("hex"), toSave };
 }
 
 /** Feeds bytes `[from, to)` of the file to `hash`; false if the file ends first. */

@@ -71,12 +71,23 @@ function fresh(path: string) {
   }
 }
 
-/** Opens with the cache, saves what it parsed (as the store does, later), returns how it read and what it saw. */
+/**
+ * Opens with the cache, saves what it learned (as the store does, later),
+ * returns how it read, what it saw, whether it saved the parse, and the view.
+ */
 function openCached(path: string, cache: ParseCache) {
-  const opened = openSessionFile(path, { mode: "structure-with-facts", parseCache: cache });
+  let saved = false;
+  const recording: ParseCache = {
+    ...cache,
+    save: (...args) => {
+      saved = true;
+      return cache.save(...args);
+    },
+  };
+  const opened = openSessionFile(path, { mode: "structure-with-facts", parseCache: recording });
   try {
-    opened.saveParse?.();
-    return { read: opened.read, seen: observed(opened.index), saved: opened.saveParse !== undefined };
+    opened.saveForNextOpen?.();
+    return { read: opened.read, seen: observed(opened.index), saved, savedView: opened.savedView };
   } finally {
     opened.close();
   }
@@ -97,7 +108,7 @@ function expectAppendsReadAsFresh(lines: string[], tails: readonly string[]): vo
 
 /** A saved-parse file holding `body`, with its checksum line. */
 function savedFileText(body: string): string {
-  return `${createHash("sha1").update(body).digest("hex")}\n${body}`;
+  return `${createHash("sha256").update(body).digest("hex")}\n${body}`;
 }
 
 function writeFile(text: string | Uint8Array, name = "session.jsonl"): string {
@@ -253,7 +264,7 @@ describe("a saved parse that does not fit the file is not used", () => {
     const path = writeFile(fileText(sessionLines(20)));
     const { cache, dir } = freshCache();
     openCached(path, cache);
-    const [name] = readdirSync(dir);
+    const [name] = readdirSync(dir).filter((file) => file.endsWith(".json"));
     const file = join(dir, name!);
     const good = readFileSync(file, "utf8");
     const form = JSON.parse(good.slice(good.indexOf("\n") + 1));
@@ -291,7 +302,7 @@ describe("a saved parse that does not fit the file is not used", () => {
     const b = writeFile(fileText(sessionLines(20)).replace("question 3", "question 9"), "b.jsonl");
     const { cache, dir } = freshCache();
     openCached(a, cache);
-    const [name] = readdirSync(dir);
+    const [name] = readdirSync(dir).filter((file) => file.endsWith(".json"));
     const text = readFileSync(join(dir, name!), "utf8");
     const form = JSON.parse(text.slice(text.indexOf("\n") + 1));
     const bName = `${createHash("sha1").update(b).digest("hex")}.json`;
@@ -318,7 +329,7 @@ describe("what is not saved", () => {
     expect(openCached(legacy, cache).read).toEqual({ from: "file" });
 
     const structureOnly = openSessionFile(small, { mode: "structure", parseCache: cache });
-    expect(structureOnly.saveParse).toBeUndefined();
+    expect(structureOnly.saveForNextOpen).toBeUndefined();
     structureOnly.close();
 
     const unterminated = writeFile(fileText(sessionLines(4)) + userLine("e5", "e4", "still writing", 5));
@@ -357,7 +368,9 @@ describe("the folder", () => {
     utimesSync(stale, new Date(2020, 0, 1), new Date(2020, 0, 1));
     // Saved newest first, as a scan does; session 5 was opened (read from its saved parse) on the way.
     for (let i = 65; i >= 0; i--) openCached(paths[i]!, cache);
-    expect(readdirSync(dir)).toHaveLength(64);
+    // A parse and a view for each session kept.
+    expect(readdirSync(dir).filter((name) => name.endsWith(".json"))).toHaveLength(64);
+    expect(readdirSync(dir).filter((name) => name.endsWith(".view"))).toHaveLength(64);
     expect(cache.has(paths[0]!)).toBe(false);
     expect(cache.has(paths[1]!)).toBe(false);
     expect(cache.has(paths[2]!)).toBe(true);
@@ -376,7 +389,7 @@ describe("the store", () => {
       parseCache: cache,
       parseSaveDelayMs: 0,
     });
-    await waitFor(() => existsSync(dir) && readdirSync(dir).length === 1, "the saved parse");
+    await waitFor(() => existsSync(dir) && readdirSync(dir).length === 2, "the saved parse and view");
     first.dispose();
 
     const other = writeFile(fileText(sessionLines(8)));
@@ -387,7 +400,7 @@ describe("the store", () => {
     });
     closed.dispose();
     await new Promise((resolve) => setTimeout(resolve, 60));
-    expect(readdirSync(dir)).toHaveLength(1);
+    expect(readdirSync(dir)).toHaveLength(2);
 
     const second = SessionStore.open(path, { mode: "structure-with-facts", parseCache: cache });
     expect(observed(second.index)).toEqual(fresh(path));
@@ -401,7 +414,7 @@ describe("the saved form's version", () => {
    * what the parser keeps has changed: saved parses of the old parser must
    * not be read as the new one's. Bump PARSE_CACHE_VERSION, then update both values here.
    */
-  const EXPECTED = { version: 1, digest: "531036d11454155bd04516305fd75c2c4b194d2d" };
+  const EXPECTED = { version: 2, digest: "e0494ed18f134c7bab8dc6a1a438d80343e11e6f" };
 
   it("changes with what the parser keeps", () => {
     const generated = generateSession({

@@ -4,13 +4,15 @@
  * of the same bytes reads back in a tenth of that. A saved parse is used
  * only for the exact bytes it was made from: it records their SHA-1, and
  * `openSessionFile` hashes the file's first `byteLength` bytes before trusting
- * it (lines appended since are parsed as a follower parses them). Anything
+ * it (lines appended since are parsed as a follower parses them). SHA-256:
+ * see `content-hash.ts`. Anything
  * else (another format version, a damaged or foreign cache file, bytes that
  * differ) and the file is parsed as if there were no cache.
  *
  * Only Arbor's own data folder is written; session files are never touched.
- * One file per session, written to a temporary name and renamed: the SHA-1
- * of the saved form, a newline, the saved form as JSON.
+ * One file per session, written to a temporary name and renamed: the SHA-256
+ * of the saved form, a newline, the saved form as JSON. Beside it, the
+ * session's saved view (`saved-view.ts`), under the same name with `.view`.
  *
  * The records are stored by column: a table of stub shapes (keys, and the
  * entry type and message role, which repeat), then one array per field.
@@ -31,9 +33,11 @@ import {
 import { join } from "node:path";
 import type { EntryFacts } from "../../shared/session/facts.ts";
 import type { EntryRecord, ParsedSession } from "../../shared/session/parse.ts";
-import type { Problem } from "../../shared/session/problems.ts";
+import { isProblemShaped, type Problem } from "../../shared/session/problems.ts";
 import { DEFERRED_VALUE, messageStub } from "../../shared/session/stub.ts";
 import { CURRENT_SESSION_VERSION, type SessionHeader } from "../../shared/session/types.ts";
+import { contentHash, DIGEST_HEX_LENGTH } from "./content-hash.ts";
+import { decodeSavedView, encodeSavedView, type SavedView } from "./saved-view.ts";
 
 /**
  * The saved form's version. Bump it whenever what the parser keeps changes
@@ -41,12 +45,12 @@ import { CURRENT_SESSION_VERSION, type SessionHeader } from "../../shared/sessio
  * parser that made it. `parse-cache.test.ts` holds a digest of the parser's
  * output on the fixtures and fails until both are updated.
  */
-export const PARSE_CACHE_VERSION = 1;
+export const PARSE_CACHE_VERSION = 2;
 
 /** Files below this size parse fast enough; they are not cached. */
 export const PARSE_CACHE_MIN_BYTES = 8 * 1024 * 1024;
 
-/** How many sessions keep a saved parse, and how many bytes they take at most; the least recently used go first. */
+/** How many sessions keep what is saved of them, and how many bytes they take at most; the least recently used go first. */
 const MAX_SAVED = 64;
 const MAX_SAVED_BYTES = 1024 * 1024 * 1024;
 /** A temporary file this old was left by a process that stopped while writing. */
@@ -55,7 +59,7 @@ const STALE_TEMPORARY_MS = 60_000;
 export interface SavedParse {
   /** The parse of the file's first `parsed.byteLength` bytes. */
   parsed: ParsedSession;
-  /** SHA-1 (hex) of those bytes. */
+  /** SHA-256 (hex) of those bytes. */
   digest: string;
 }
 
@@ -64,20 +68,44 @@ export interface ParseCache {
   readonly minBytes: number;
   /** The saved parse of `path`, if there is one and it reads back whole. Not yet checked against the file. */
   load(path: string): SavedParse | undefined;
-  /** Whether `path` has a saved parse (current or not). */
+  /** Whether `path` has a saved parse and a saved view (current or not). */
   has(path: string): boolean;
   /**
-   * Saves the parse of `path`'s first `parsed.byteLength` bytes (SHA-1 `digest`).
+   * Saves the parse of `path`'s first `parsed.byteLength` bytes (SHA-256 `digest`).
    * False when it cannot be saved exactly (see `canSave`) or the folder cannot be written.
    */
   save(path: string, parsed: ParsedSession, digest: string): boolean;
-  /** Forgets `path`'s saved parse (its file was deleted). */
+  /** The saved view of `path`, if there is one and it reads back whole. Not yet checked against the file. */
+  loadView(path: string): SavedView | undefined;
+  /** Saves a view of `path`'s first `view.content.bytes` bytes. False when the folder cannot be written. */
+  saveView(path: string, view: SavedView): boolean;
+  /** Forgets `path`'s saved parse and view (its file was deleted). */
   remove(path: string): void;
 }
 
+const PARSE_SUFFIX = ".json";
+const VIEW_SUFFIX = ".view";
+
 /** The folder's cache, created on first save. `minBytes`: tests cache small files. */
 export function createParseCache(dir: string, options: { minBytes?: number } = {}): ParseCache {
-  const fileOf = (path: string) => join(dir, `${createHash("sha1").update(path).digest("hex")}.json`);
+  const keyOf = (path: string) => join(dir, createHash("sha1").update(path).digest("hex"));
+  const fileOf = (path: string) => `${keyOf(path)}${PARSE_SUFFIX}`;
+  const viewFileOf = (path: string) => `${keyOf(path)}${VIEW_SUFFIX}`;
+  /** Writes `text` under `file` whole (a temporary name, then renamed), ranked as used at `usedMs`. */
+  const write = (file: string, text: string, usedMs: number): boolean => {
+    const temporary = `${file}.${process.pid}.tmp`;
+    try {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(temporary, text);
+      renameSync(temporary, file);
+      touch(file, usedMs);
+      prune(dir);
+      return true;
+    } catch {
+      rmSync(temporary, { force: true });
+      return false;
+    }
+  };
   return {
     minBytes: options.minBytes ?? PARSE_CACHE_MIN_BYTES,
     load(path) {
@@ -88,10 +116,13 @@ export function createParseCache(dir: string, options: { minBytes?: number } = {
         return undefined;
       }
       try {
-        // The first line is the SHA-1 of the rest: a file damaged on disk or edited is not read.
+        // The first line is the SHA-256 of the rest: a file damaged on disk or edited is not read.
         const newline = text.indexOf("\n");
         const body = text.slice(newline + 1);
-        if (newline !== 40 || createHash("sha1").update(body).digest("hex") !== text.slice(0, 40))
+        if (
+          newline !== DIGEST_HEX_LENGTH ||
+          contentHash().update(body).digest("hex") !== text.slice(0, DIGEST_HEX_LENGTH)
+        )
           return undefined;
         const saved = decodeSavedParse(JSON.parse(body), path);
         // Opened: among the last to go when the folder is pruned.
@@ -102,41 +133,45 @@ export function createParseCache(dir: string, options: { minBytes?: number } = {
       }
     },
     has(path) {
-      return existsSync(fileOf(path));
+      return existsSync(fileOf(path)) && existsSync(viewFileOf(path));
     },
     save(path, parsed, digest) {
       const saved = encodeSavedParse(path, parsed, digest);
       if (saved === null) return false;
-      const file = fileOf(path);
-      const temporary = `${file}.${process.pid}.tmp`;
+      const body = JSON.stringify(saved);
+      const text = `${contentHash().update(body).digest("hex")}\n${body}`;
+      // Ranked by the session's own last change until an open uses it (a scan saves the newest first).
+      return write(fileOf(path), text, modifiedAt(path) || Date.now());
+    },
+    loadView(path) {
+      let bytes: Buffer;
       try {
-        mkdirSync(dir, { recursive: true });
-        const body = JSON.stringify(saved);
-        writeFileSync(temporary, `${createHash("sha1").update(body).digest("hex")}\n${body}`);
-        renameSync(temporary, file);
-        // Ranked by the session's own last change until an open uses it (a scan saves the newest first).
-        touch(file, modifiedAt(path) || Date.now());
-        prune(dir);
-        return true;
+        bytes = readFileSync(viewFileOf(path));
       } catch {
-        rmSync(temporary, { force: true });
-        return false;
+        return undefined;
       }
+      const view = decodeSavedView(bytes, path);
+      if (view) touch(viewFileOf(path), Date.now());
+      return view;
+    },
+    saveView(path, view) {
+      return write(viewFileOf(path), encodeSavedView(path, view), modifiedAt(path) || Date.now());
     },
     remove(path) {
       rmSync(fileOf(path), { force: true });
+      rmSync(viewFileOf(path), { force: true });
     },
   };
 }
 
 /**
- * Keeps the `MAX_SAVED` most recently used saved parses, within `MAX_SAVED_BYTES`.
- * A file's mtime is its use: the session's own mtime when saved, the time of
- * the last open that read it.
+ * Keeps what is saved of the `MAX_SAVED` most recently used sessions (a parse,
+ * a view), within `MAX_SAVED_BYTES`. A file's mtime is its use: the session's
+ * own mtime when saved, the time of the last open that read it.
  */
 function prune(dir: string): void {
   const now = Date.now();
-  const saved: { name: string; at: number; size: number }[] = [];
+  const sessions = new Map<string, { names: string[]; at: number; size: number }>();
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     let stats: ReturnType<typeof statSync>;
@@ -147,15 +182,24 @@ function prune(dir: string): void {
     }
     if (name.endsWith(".tmp")) {
       if (now - stats.mtimeMs > STALE_TEMPORARY_MS) rmSync(path, { force: true });
-    } else if (name.endsWith(".json")) {
-      saved.push({ name, at: stats.mtimeMs, size: stats.size });
+      continue;
     }
+    const suffix = [PARSE_SUFFIX, VIEW_SUFFIX].find((candidate) => name.endsWith(candidate));
+    if (suffix === undefined) continue;
+    const key = name.slice(0, -suffix.length);
+    const session = sessions.get(key) ?? { names: [], at: 0, size: 0 };
+    session.names.push(name);
+    session.at = Math.max(session.at, stats.mtimeMs);
+    session.size += stats.size;
+    sessions.set(key, session);
   }
-  saved.sort((a, b) => b.at - a.at);
+  const ranked = [...sessions.values()].sort((a, b) => b.at - a.at);
   let bytes = 0;
-  saved.forEach(({ name, size }, rank) => {
+  ranked.forEach(({ names, size }, rank) => {
     bytes += size;
-    if (rank >= MAX_SAVED || bytes > MAX_SAVED_BYTES) rmSync(join(dir, name), { force: true });
+    if (rank >= MAX_SAVED || bytes > MAX_SAVED_BYTES) {
+      for (const name of names) rmSync(join(dir, name), { force: true });
+    }
   });
 }
 
@@ -503,7 +547,7 @@ export function decodeSavedParse(form: unknown, path: string): SavedParse | unde
   const version = (saved.header as { version?: unknown }).version;
   expect(typeof version === "number" && version >= CURRENT_SESSION_VERSION);
   expect(
-    saved.problems.every(isProblem) &&
+    saved.problems.every(isProblemShaped) &&
       isLineOrNull(saved.headerLine) &&
       isLineOrNull(saved.trailingNonEntryLine),
   );
@@ -614,16 +658,6 @@ function factsOf(
     hasText: (flags & HAS_TEXT) !== 0,
     stopReason,
   };
-}
-
-function isProblem(value: unknown): boolean {
-  return (
-    isRecord(value) &&
-    typeof value.kind === "string" &&
-    typeof value.severity === "string" &&
-    Number.isSafeInteger(value.line) &&
-    typeof value.message === "string"
-  );
 }
 
 function isLineOrNull(value: unknown): boolean {

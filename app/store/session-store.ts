@@ -29,6 +29,7 @@ import {
 } from "./follower.ts";
 import { defaultMode, openSessionFile } from "./open-session-file.ts";
 import type { ParseCache } from "./parse-cache.ts";
+import type { SavedView } from "./saved-view.ts";
 
 export interface Disposable {
   dispose(): void;
@@ -120,12 +121,18 @@ export class StoreDisposedError extends Error {
 }
 
 interface OpenFile {
+  /** Built when first read, when the open had a saved view (see `OpenedSession.index`). */
   index: SessionIndex;
   mode: ParseMode;
   known: KnownFile;
+  /** Taken with the index. */
   samples: ByteSample[];
-  /** Saves the parse for the next open (see `OpenedSession.saveParse`). */
-  saveParse: (() => void) | undefined;
+  /** The saved view of the bytes the index was read from, until the index moves past them. */
+  savedView: SavedView | undefined;
+  /** False when the index, built after the open, read other bytes than the saved view's (see `OpenedSession`). */
+  readonly matchesSavedView: boolean;
+  /** Saves the parse and view for the next open (see `OpenedSession.saveForNextOpen`). */
+  saveForNextOpen: (() => void) | undefined;
   /** Our own read-only descriptor on the same inode the index was read from. */
   fd: number;
   close(): void;
@@ -157,12 +164,38 @@ function openFollowable(
       continue;
     }
     const mode = requestedMode ?? defaultMode(opened.size, true);
+    // With a saved view the index is built when first asked for. The samples of its bytes are taken at once
+    // with it (the build checked them against the view's digest), so a rewrite after that is still seen.
+    let loaded: { index: SessionIndex; samples: ByteSample[] } | undefined;
+    const load = () => {
+      if (loaded === undefined) {
+        const index = opened.index;
+        loaded = { index, samples: sampleFile(fd, index) };
+      }
+      return loaded;
+    };
+    if (!opened.savedView) load();
+    const size = opened.savedView ? opened.savedView.content.bytes : opened.index.byteLength;
     return {
-      index: opened.index,
+      get index() {
+        return load().index;
+      },
+      set index(value) {
+        load().index = value;
+      },
+      get samples() {
+        return load().samples;
+      },
+      set samples(value) {
+        load().samples = value;
+      },
       mode,
-      known: { size: opened.index.byteLength, mtimeMs: opened.mtimeMs, ino: opened.ino, dev: stats.dev },
-      samples: sampleFile(fd, opened.index),
-      saveParse: opened.saveParse,
+      known: { size, mtimeMs: opened.mtimeMs, ino: opened.ino, dev: stats.dev },
+      savedView: opened.savedView,
+      get matchesSavedView() {
+        return opened.matchesSavedView;
+      },
+      saveForNextOpen: opened.saveForNextOpen,
       fd,
       close() {
         closeSync(fd);
@@ -211,7 +244,7 @@ export class SessionStore implements Disposable {
   /** Saves a fresh parse a little later, so the open itself is not slowed (dropped if the store closes first). */
   private scheduleParseSave(): void {
     clearTimeout(this.parseSave);
-    const save = this.file.saveParse;
+    const save = this.file.saveForNextOpen;
     if (!save) return;
     this.parseSave = setTimeout(save, this.options.parseSaveDelayMs ?? PARSE_SAVE_DELAY_MS);
     this.parseSave.unref?.();
@@ -223,6 +256,20 @@ export class SessionStore implements Disposable {
 
   get mode(): ParseMode {
     return this.file.mode;
+  }
+
+  /**
+   * The saved view of the file as the index holds it (see `saved-view.ts`):
+   * there while the index is the one read at the open, gone once it changes.
+   */
+  get savedView(): SavedView | undefined {
+    return this.file.savedView;
+  }
+
+  /** The header's `cwd` ("" when it has none), known without the index while there is a saved view. */
+  get cwd(): string {
+    const cwd = this.file.savedView ? this.file.savedView.content.cwd : this.file.index.header?.cwd;
+    return typeof cwd === "string" ? cwd : "";
   }
 
   /** True while the file is deleted: `index` is then the last one read. */
@@ -289,6 +336,8 @@ export class SessionStore implements Disposable {
   /** Looks at the file now and brings the index up to date (a follower calls this; so can anyone). */
   sync(): SyncResult {
     this.assertLive();
+    // The index was built after the open from other bytes than the view sent then: read it again, as after a rewrite.
+    if (!this.missing && !this.file.matchesSavedView) return this.reload("rewritten");
     const change = inspectFile(
       this.path,
       this.file.fd,
@@ -305,6 +354,8 @@ export class SessionStore implements Disposable {
         const file = this.file;
         const problemsBefore = settledProblems(file.index);
         const read = readAppended(file.fd, file.index, change.stats.size, file.mode, file.samples);
+        if (read.index !== file.index || read.index.byteLength !== file.known.size)
+          file.savedView = undefined;
         file.index = read.index;
         file.samples = read.samples;
         file.known = { ...file.known, size: read.index.byteLength, mtimeMs: change.stats.mtimeMs };

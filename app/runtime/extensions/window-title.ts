@@ -1,7 +1,11 @@
 /**
  * Keeps the window title saying which session is open: its name (or, until
  * it has one, its first user message), and the project folder. The host
- * decides what a title is (Electron: the window's; serve: nothing yet).
+ * decides what a title is (Electron: the window's; serve has none).
+ *
+ * A session that just started is titled a moment later, once the open has
+ * been answered: its index may not be built yet (a saved view is sent
+ * without it), and the title needs it.
  */
 
 import { basename } from "node:path";
@@ -22,7 +26,11 @@ export function createWindowTitleExtension(setTitle: (title: string) => void): A
         shown = title;
         setTitle(title);
       };
-      context.on("session_start", update);
+      context.on("session_start", () => {
+        setImmediate(() => {
+          if (!context.isStale) update();
+        });
+      });
       context.session.onDidAppend(update);
       context.session.onDidReload(update);
       context.on("session_shutdown", (event) => {

@@ -1,0 +1,307 @@
+/**
+ * Saved views (saved-view.ts) against what the explorer would build from a
+ * fresh read of the same real files: the nodes, the view's fields, the
+ * leaf's context and entry. An open that finds a saved view of exactly the
+ * file's bytes hands it on and builds no index until the index is asked
+ * for; the index it then builds is the one of the bytes at the open. A view
+ * of other bytes, or a damaged view file, is never used.
+ */
+
+import { createHash } from "node:crypto";
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { contextView, entryDetail, sessionViewContent, treeNodeViews } from "../../shared/ipc/views.ts";
+import { decodeNodes } from "../../shared/ipc/wire.ts";
+import { generateSession } from "../../shared/session/testing/generate-session.ts";
+import type { SessionIndex } from "../../shared/session/tree-index.ts";
+import { writeDemoLibrary } from "../demo/demo-library.ts";
+import { openSessionFile } from "./open-session-file.ts";
+import { createParseCache, type ParseCache } from "./parse-cache.ts";
+import { SAVED_VIEW_VERSION, type SavedView } from "./saved-view.ts";
+import { SessionStore } from "./session-store.ts";
+import { assistantLine, fileText, headerLine, snapshot, tempDirs, userLine } from "./testing/files.ts";
+
+const dirs = tempDirs("saved-view");
+afterAll(() => dirs.cleanup());
+
+function freshCache(): { cache: ParseCache; dir: string } {
+  const dir = join(dirs.make(), "open-cache");
+  return { cache: createParseCache(dir, { minBytes: 0 }), dir };
+}
+
+/** A cache that counts the saved parses it loads (an index built from the cache loads one). */
+function counting(cache: ParseCache): ParseCache & { loads: number } {
+  const counted = {
+    ...cache,
+    loads: 0,
+    load(path: string) {
+      counted.loads++;
+      return cache.load(path);
+    },
+  };
+  return counted;
+}
+
+function writeFile(text: string, name = "session.jsonl"): string {
+  const path = join(dirs.make(), name);
+  writeFileSync(path, text);
+  return path;
+}
+
+function sessionLines(count: number, prefix = "e"): string[] {
+  const lines = [headerLine({ cwd: "/work/saved" })];
+  for (let i = 1; i <= count; i++) {
+    const parent = i === 1 ? null : `${prefix}${i - 1}`;
+    lines.push(
+      i % 2
+        ? userLine(`${prefix}${i}`, parent, `question ${i}`, i)
+        : assistantLine(`${prefix}${i}`, parent, `answer ${i}`, i),
+    );
+  }
+  return lines;
+}
+
+/** What an open without any cache reads. */
+function freshIndex(path: string): SessionIndex {
+  const opened = openSessionFile(path, { mode: "structure-with-facts" });
+  const index = opened.index;
+  // Facts and bodies are read while the file is open.
+  for (const node of index.nodes.values()) index.factsOfNode(node);
+  return index;
+}
+
+/** Opens with the cache and saves what the open learned, as the store does later. */
+function openAndSave(path: string, cache: ParseCache): void {
+  const opened = openSessionFile(path, { mode: "structure-with-facts", parseCache: cache });
+  opened.saveForNextOpen?.();
+  opened.close();
+}
+
+/** The saved view an open of `path` finds now (the cache is filled by a first open). */
+function savedViewOfFile(path: string, cache: ParseCache): SavedView | undefined {
+  const opened = openSessionFile(path, { mode: "structure-with-facts", parseCache: cache });
+  const view = opened.savedView;
+  opened.close();
+  return view;
+}
+
+/** Every part of a saved view equals what is built from the fresh index (through JSON, as it travels). */
+function expectViewOf(view: SavedView | undefined, path: string): void {
+  expect(view, path).toBeDefined();
+  const opened = openSessionFile(path, { mode: "structure-with-facts" });
+  try {
+    const index = opened.index;
+    const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+    expect(view!.content).toEqual(json(sessionViewContent(index)));
+    expect(view!.entryCount).toBe(index.entries.length);
+    expect(decodeNodes(view!.nodesJson)).toEqual(treeNodeViews(index));
+    expect(JSON.parse(view!.leafContextJson!)).toEqual(json(contextView(index, index.leafId, false)));
+    expect(view!.leafEntry).toEqual(index.leafId === null ? null : json(entryDetail(index, index.leafId)));
+  } finally {
+    opened.close();
+  }
+}
+
+describe("a saved view is the view the explorer builds from the file", () => {
+  it("generated sessions, clean and damaged (30 seeds)", () => {
+    for (let seed = 1; seed <= 30; seed++) {
+      const path = writeFile(generateSession({ seed, damage: seed % 2 === 0 }).text);
+      const { cache } = freshCache();
+      openAndSave(path, cache);
+      expectViewOf(savedViewOfFile(path, cache), path);
+    }
+  });
+
+  it("the demo library's sessions", () => {
+    const root = dirs.make();
+    writeDemoLibrary(root);
+    const paths: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        if (entry.isDirectory()) walk(join(dir, entry.name));
+        else if (entry.name.endsWith(".jsonl")) paths.push(join(dir, entry.name));
+      }
+    };
+    walk(root);
+    expect(paths.length).toBeGreaterThan(3);
+    for (const path of paths) {
+      const { cache } = freshCache();
+      openAndSave(path, cache);
+      expectViewOf(savedViewOfFile(path, cache), path);
+    }
+  });
+
+  it("a leaf context of more than 4 MB is not kept: it is built from the index when asked for", () => {
+    const lines = sessionLines(4);
+    const long = "long line ".repeat(450_000);
+    lines.push(userLine("big", "e4", long, 9));
+    const path = writeFile(fileText(lines));
+    const { cache } = freshCache();
+    openAndSave(path, cache);
+    const view = savedViewOfFile(path, cache)!;
+    expect(view.leafContextJson).toBeNull();
+    expect(view.leafEntry).toBeNull();
+    expect(decodeNodes(view.nodesJson).map((node) => node.id)).toContain("big");
+  });
+});
+
+describe("an open with a saved view", () => {
+  it("builds no index until it is asked for, then the index of the file as it was at the open", () => {
+    const path = writeFile(fileText(sessionLines(40)));
+    const { cache } = freshCache();
+    openAndSave(path, cache);
+    const expected = snapshot(freshIndex(path));
+    const loads = counting(cache);
+    const opened = openSessionFile(path, { mode: "structure-with-facts", parseCache: loads });
+    expect(opened.savedView).toBeDefined();
+    expect(loads.loads).toBe(0);
+    // Pi appends while the window reads the view: those lines are the follower's to read.
+    appendFileSync(path, fileText([userLine("later", "e40", "after the open", 50)]));
+    expect(snapshot(opened.index)).toEqual(expected);
+    expect(opened.read).toEqual({ from: "saved", tailBytes: 0 });
+    expect(loads.loads).toBe(1);
+    expect(opened.matchesSavedView).toBe(true);
+    opened.close();
+  });
+
+  it("without a saved parse, parses the file up to its size at the open", () => {
+    const path = writeFile(fileText(sessionLines(20)));
+    const { cache, dir } = freshCache();
+    openAndSave(path, cache);
+    for (const name of readdirSync(dir))
+      if (name.endsWith(".json")) writeFileSync(join(dir, name), "damaged");
+    const expected = snapshot(freshIndex(path));
+    const opened = openSessionFile(path, { mode: "structure-with-facts", parseCache: cache });
+    expect(opened.savedView).toBeDefined();
+    appendFileSync(path, fileText([userLine("later", "e20", "after the open", 50)]));
+    expect(snapshot(opened.index)).toEqual(expected);
+    expect(opened.read).toEqual({ from: "file" });
+    // The parse it had to make is saved for the next open.
+    opened.saveForNextOpen?.();
+    opened.close();
+    const again = openSessionFile(path, { mode: "structure-with-facts", parseCache: cache });
+    expect(again.read).toMatchObject({ from: "saved" });
+    again.close();
+  });
+
+  it("says so when the file was rewritten between the open and the index", () => {
+    const path = writeFile(fileText(sessionLines(20)));
+    const { cache } = freshCache();
+    openAndSave(path, cache);
+    const opened = openSessionFile(path, { mode: "structure-with-facts", parseCache: cache });
+    expect(opened.savedView).toBeDefined();
+    writeFileSync(path, readFileSync(path, "utf8").replace("question 7", "Question 7"));
+    expect(opened.index.byteLength).toBe(opened.savedView!.content.bytes);
+    expect(opened.matchesSavedView).toBe(false);
+    opened.close();
+  });
+});
+
+describe("a saved view that does not fit the file is not used", () => {
+  it("other bytes of the same size, bytes appended, a shorter file: the view is built again and saved", () => {
+    const path = writeFile(fileText(sessionLines(20)));
+    const { cache } = freshCache();
+    openAndSave(path, cache);
+    const changes = [
+      () => writeFileSync(path, readFileSync(path, "utf8").replace("answer 8", "Answer 8")),
+      () => appendFileSync(path, fileText([userLine("e21", "e20", "one more", 30)])),
+      () => writeFileSync(path, fileText(sessionLines(12))),
+    ];
+    for (const change of changes) {
+      change();
+      expect(savedViewOfFile(path, cache)).toBeUndefined();
+      openAndSave(path, cache);
+      expectViewOf(savedViewOfFile(path, cache), path);
+    }
+  });
+
+  it("a damaged, truncated, foreign or other-version view file: not used, no error", () => {
+    const path = writeFile(fileText(sessionLines(20)));
+    const other = writeFile(fileText(sessionLines(20, "o")), "other.jsonl");
+    const { cache, dir } = freshCache();
+    openAndSave(path, cache);
+    openAndSave(other, cache);
+    const viewFile = (of: string) =>
+      join(
+        dir,
+        readdirSync(dir).find(
+          (name) => name.endsWith(".view") && readFileSync(join(dir, name), "utf8").includes(of),
+        )!,
+      );
+    const file = viewFile(path);
+    const good = readFileSync(file, "utf8");
+    const [, meta, ...rest] = good.split("\n");
+    const rehashed = (...lines: string[]) => {
+      const body = lines.join("\n");
+      return `${createHashHex(body)}\n${body}`;
+    };
+    const metaWith = (change: Record<string, unknown>) => JSON.stringify({ ...JSON.parse(meta!), ...change });
+    const damaged = [
+      good.slice(0, good.length / 2),
+      "",
+      good.replace('"question 3', '"question 4'),
+      rehashed(metaWith({ version: SAVED_VIEW_VERSION + 1 }), ...rest),
+      rehashed(metaWith({ path: "/somewhere/else.jsonl" }), ...rest),
+      rehashed(metaWith({ content: { roots: "nope" } }), ...rest),
+      rehashed(meta!, ...rest.slice(1)),
+      rehashed(meta!, rest[0]!, rest[1]!, '{"entry":1}'),
+      // Another session's view under this one's name: refused by its path.
+      readFileSync(viewFile(other), "utf8"),
+    ];
+    for (const text of damaged) {
+      writeFileSync(file, text);
+      expect(savedViewOfFile(path, cache), text.slice(0, 80)).toBeUndefined();
+    }
+  });
+});
+
+describe("the store, opened from a saved view", () => {
+  it("builds its index when the file is looked at, then reads what was appended; the view goes with the change", () => {
+    const path = writeFile(fileText(sessionLines(30)));
+    const { cache } = freshCache();
+    openAndSave(path, cache);
+    const loads = counting(cache);
+    const store = SessionStore.open(path, { mode: "structure-with-facts", parseCache: loads });
+    expect(store.savedView).toBeDefined();
+    expect(store.cwd).toBe("/work/saved");
+    expect(loads.loads).toBe(0);
+    appendFileSync(path, fileText([userLine("e31", "e30", "Pi goes on", 40)]));
+    const result = store.sync();
+    expect(result.kind).toBe("appended");
+    expect(loads.loads).toBe(1);
+    expect(store.savedView).toBeUndefined();
+    expect(snapshot(store.index)).toEqual(snapshot(freshIndex(path)));
+    store.dispose();
+  });
+
+  it("reloads the file when the index, built after the open, found other bytes than the view's", () => {
+    const path = writeFile(fileText(sessionLines(30)));
+    const { cache } = freshCache();
+    openAndSave(path, cache);
+    const store = SessionStore.open(path, { mode: "structure-with-facts", parseCache: cache });
+    expect(store.savedView).toBeDefined();
+    writeFileSync(path, readFileSync(path, "utf8").replace("question 9", "Question 9"));
+    void store.index;
+    const result = store.sync();
+    expect(result).toMatchObject({ kind: "reloaded", event: { reason: "rewritten" } });
+    expect(snapshot(store.index)).toEqual(snapshot(freshIndex(path)));
+    expect(store.sync().kind).toBe("unchanged");
+    store.dispose();
+  });
+
+  it("a rewrite after the index was built is seen as one", () => {
+    const path = writeFile(fileText(sessionLines(30)));
+    const { cache } = freshCache();
+    openAndSave(path, cache);
+    const store = SessionStore.open(path, { mode: "structure-with-facts", parseCache: cache });
+    void store.index;
+    writeFileSync(path, readFileSync(path, "utf8").replace("answer 30", "Answer 30"));
+    expect(store.sync()).toMatchObject({ kind: "reloaded", event: { reason: "rewritten" } });
+    store.dispose();
+  });
+});
+
+function createHashHex(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
