@@ -62,6 +62,12 @@ export interface ArborHandlersOptions {
   now?: () => number;
   /** How long the open session's library row waits after an append before it is read again (default 250 ms). */
   rowRefreshDelayMs?: number;
+  /**
+   * Runs work once the answers given so far have left the process, so that
+   * long work does not hold them back (the WebSocket: its writes drained);
+   * default: the next turn of the event loop (Electron's IPC sends at once).
+   */
+  afterReplies?: ((work: () => void) => void) | undefined;
 }
 
 export type ArborHandlerObject = ArborHandlers &
@@ -390,13 +396,15 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
     return viewState;
   };
 
+  const afterReplies = options.afterReplies ?? ((work: () => void) => setImmediate(work));
+
   /**
    * A session opened from a saved view answers its first requests (the view,
-   * the leaf's context and entry) without its index; the index is built in
-   * the next idle moment after that, so a click elsewhere need not wait for it.
+   * the leaf's context and entry) without its index; the index is built once
+   * those answers have left, so a click elsewhere need not wait for it.
    */
   const buildIndexSoon = (session: OpenSession) => {
-    setImmediate(() => {
+    afterReplies(() => {
       if (runtime.session !== session || lifetime.isDisposed) return;
       try {
         // Reading the index builds it.

@@ -36,6 +36,8 @@ export interface ArborHostOptions {
   /** List the bundled demo library when no sessions are found (default true). */
   demo?: boolean | undefined;
   setTitle?: ((title: string) => void) | undefined;
+  /** Runs work once the answers given so far have left the process (see `ArborHandlersOptions.afterReplies`). */
+  afterReplies?: ((work: () => void) => void) | undefined;
   /** Opens session files (default: the runtime's, `openStoreSession` over `app/store`). */
   openSession?: OpenSessionFactory | undefined;
   /** Writes new, forked and cloned files (default: the runtime's, over `app/store/new-file.ts`). */
@@ -139,6 +141,7 @@ export function createArborHost(options: ArborHostOptions): ArborHost {
     demoSource,
     openMarks,
     onInternalError: options.onInternalError,
+    afterReplies: options.afterReplies,
   });
   const created = handlers;
   let closing: Promise<void> | undefined;

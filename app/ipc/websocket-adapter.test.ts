@@ -176,3 +176,59 @@ describe("WebSocketAdapter", () => {
     ).rejects.toMatchObject({ code: "io" });
   });
 });
+
+describe("work after the answers", () => {
+  /** A socket whose writes finish only when the test says so. */
+  function heldSocket() {
+    const writes: (() => void)[] = [];
+    const socket = {
+      OPEN: 1,
+      readyState: 1,
+      sent: [] as string[],
+      on() {},
+      off() {},
+      once() {},
+      close() {},
+      terminate() {},
+      send(frame: string, written: () => void) {
+        socket.sent.push(frame);
+        writes.push(written);
+      },
+    };
+    return { socket, finishWrites: () => writes.splice(0).forEach((written) => written()) };
+  }
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it("runs once every frame sent so far has been written out, on the next turn when none is waiting", async () => {
+    const { socket, finishWrites } = heldSocket();
+    adapter.accept(socket as unknown as WebSocket);
+    const ran: string[] = [];
+    adapter.whenSent(() => ran.push("idle"));
+    await nextTurn();
+    expect(ran).toEqual(["idle"]);
+
+    events.emit("library.progress", { loaded: 1, total: 2 });
+    expect(socket.sent).toHaveLength(1);
+    adapter.whenSent(() => ran.push("after the event"));
+    await nextTurn();
+    await nextTurn();
+    expect(ran).toEqual(["idle"]);
+    finishWrites();
+    await nextTurn();
+    expect(ran).toEqual(["idle", "after the event"]);
+  });
+
+  it("drops work still waiting when the adapter is disposed", async () => {
+    const { socket, finishWrites } = heldSocket();
+    adapter.accept(socket as unknown as WebSocket);
+    events.emit("library.progress", { loaded: 1, total: 2 });
+    let ran = false;
+    adapter.whenSent(() => {
+      ran = true;
+    });
+    adapter.dispose();
+    finishWrites();
+    await nextTurn();
+    expect(ran).toBe(false);
+  });
+});

@@ -32,19 +32,46 @@ export interface WebSocketAdapterOptions extends DispatchOptions {
 
 export class WebSocketAdapter extends DisposableObject {
   private readonly sockets = new Set<WebSocket>();
+  /** Frames handed to a socket and not yet written out. */
+  private unsent = 0;
+  private readonly afterSent: (() => void)[] = [];
 
   constructor(private readonly options: WebSocketAdapterOptions) {
     super();
     this.register(
       options.events.subscribe((event, payload) => {
         const frame = stringifyWire({ event, payload: wireEvent(event, payload, "spliced") });
-        for (const socket of this.sockets) send(socket, frame);
+        for (const socket of this.sockets) this.send(socket, frame);
       }),
     );
   }
 
   get connectionCount(): number {
     return this.sockets.size;
+  }
+
+  /**
+   * Runs `work` once every frame sent so far has been written out to its
+   * socket (on the next turn when none is waiting): long work then does not
+   * hold an answer back in this process.
+   */
+  whenSent(work: () => void): void {
+    this.afterSent.push(work);
+    if (this.unsent === 0) setImmediate(() => this.runAfterSent());
+  }
+
+  private runAfterSent(): void {
+    if (this.unsent > 0 || this.isDisposed) return;
+    for (const work of this.afterSent.splice(0)) work();
+  }
+
+  private send(socket: WebSocket, frame: string): void {
+    if (socket.readyState !== socket.OPEN) return;
+    this.unsent++;
+    socket.send(frame, () => {
+      this.unsent--;
+      if (this.unsent === 0 && this.afterSent.length > 0) setImmediate(() => this.runAfterSent());
+    });
   }
 
   /** Serves one connected socket until it closes (or the adapter is disposed). */
@@ -70,7 +97,7 @@ export class WebSocketAdapter extends DisposableObject {
   private async answer(socket: WebSocket, data: unknown, isBinary: boolean): Promise<void> {
     const request = parseRequest(data, isBinary);
     if ("error" in request) {
-      send(socket, JSON.stringify({ id: request.id, error: request.error }));
+      this.send(socket, JSON.stringify({ id: request.id, error: request.error }));
       return;
     }
     const outcome = await dispatch(this.options.handlers, request.name, request.params, {
@@ -87,7 +114,7 @@ export class WebSocketAdapter extends DisposableObject {
         error: { code: "internal", message: "The answer could not be encoded as JSON." },
       });
     }
-    send(socket, frame);
+    this.send(socket, frame);
   }
 
   override dispose(): void {
@@ -127,8 +154,4 @@ function parseRequest(data: unknown, isBinary: boolean): ParsedRequest {
   if (!validId) return invalid(null, "A request needs an id: a number or a short string.");
   if (typeof name !== "string") return invalid(id as string | number, "A request needs a name.");
   return { id: id as string | number, name, params };
-}
-
-function send(socket: WebSocket, frame: string): void {
-  if (socket.readyState === socket.OPEN) socket.send(frame);
 }

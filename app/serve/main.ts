@@ -117,7 +117,7 @@ export async function startServe(args: ServeArguments, io: ServeIo): Promise<Run
   const roots = args.dirs.length > 0 ? args.dirs : undefined;
   // One host per tab, as one per Electron window: each opens its sessions on its own; all share the library.
   const shared = createSharedHostParts({ dataDir: args.dataDir, roots, env: io.env });
-  const connect = () => {
+  const connect = (transport: { whenSent(work: () => void): void }) => {
     const host: ArborHost = createArborHost({
       transport: "serve",
       version: packageVersion(),
@@ -127,6 +127,7 @@ export async function startServe(args: ServeArguments, io: ServeIo): Promise<Run
       demo: args.demo,
       onInternalError,
       shared,
+      afterReplies: (work) => transport.whenSent(work),
     });
     return { handlers: host.handlers, events: host.events, close: () => host.close() };
   };

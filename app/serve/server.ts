@@ -33,7 +33,8 @@ export interface ServeConnection {
 
 export interface ArborServerOptions {
   /** Called for each WebSocket connection that passed the access checks. */
-  connect: () => ServeConnection;
+  /** `whenSent`: runs work once this connection's frames sent so far have left (see `WebSocketAdapter.whenSent`). */
+  connect: (transport: { whenSent(work: () => void): void }) => ServeConnection;
   /** 0: any free port. */
   port: number;
   /** The built renderer (index.html and assets). */
@@ -151,7 +152,7 @@ export async function startArborServer(options: ArborServerOptions): Promise<Arb
     if (!decision.allowed) return reject(decision.status);
     if ((request.url ?? "/").split("?")[0] !== WEBSOCKET_PATH) return reject(404);
     sockets.handleUpgrade(request, socket, head, (webSocket) => {
-      const connection = options.connect();
+      const connection = options.connect({ whenSent: (work) => adapter.whenSent(work) });
       const adapter = new WebSocketAdapter({
         handlers: connection.handlers,
         events: connection.events,
