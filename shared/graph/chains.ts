@@ -5,7 +5,7 @@
  * its first entry, so its id survives entries being appended to it.
  */
 
-import type { FilterableNode, VisibleTree } from "./filter.ts";
+import type { VisibleTree } from "./filter.ts";
 import type { IdLookup } from "./indexed-nodes.ts";
 
 export const MIN_CHAIN_LENGTH = 3;
@@ -28,7 +28,7 @@ export interface FoldOptions {
    * Entries that must stay nodes of their own (labelled, the leaf, search matches, folded). Not the
    * selection: a selection would re-cut the runs, renaming (and so folding again) expanded chains.
    */
-  keep: (entryId: string, node: FilterableNode) => boolean;
+  keep: (entryId: string, label: string | null) => boolean;
   /** Chains the user expanded, by chain id. */
   expanded?: ReadonlySet<string>;
   minLength?: number;
@@ -43,12 +43,12 @@ export function foldChains(tree: VisibleTree, options: FoldOptions): FoldedGraph
   const minLength = options.minLength ?? MIN_CHAIN_LENGTH;
   const expanded = options.expanded ?? new Set<string>();
   const { order } = tree;
-  const { parent, childStart, childList } = tree.at;
+  const { parent, childStart, childList, fields } = tree.at;
   const count = order.length;
   const childCount = (p: number) => childStart[p + 1]! - childStart[p]!;
   const foldable = new Uint8Array(count);
   for (let p = 0; p < count; p++) {
-    if (childCount(p) <= 1 && !options.keep(order[p]!, tree.at.node(p))) foldable[p] = 1;
+    if (childCount(p) <= 1 && !options.keep(order[p]!, fields.label(tree.at.entry(p)))) foldable[p] = 1;
   }
   const nodes: GraphNode[] = [];
   const byId = new Map<string, GraphNode>();

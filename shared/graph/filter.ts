@@ -6,7 +6,7 @@
  * current leaf comes first.
  */
 
-import { type IdLookup, type IndexedNodes, indexNodes } from "./indexed-nodes.ts";
+import { type IdLookup, type IndexedNodes, indexNodes, type NodeFields } from "./indexed-nodes.ts";
 
 export type FilterMode = "default" | "no-tools" | "user-only" | "labeled-only" | "all";
 
@@ -48,8 +48,10 @@ export interface VisibleTree {
 
 /** The visible tree by position in `order`: no id lookups. */
 export interface VisiblePositions {
-  /** The node at each position. */
-  node(position: number): FilterableNode;
+  /** The position in the indexed list of the node at each position (read it with `fields`). */
+  entry(position: number): number;
+  /** What the graph maths read of the indexed list's nodes, by their position there. */
+  fields: NodeFields;
   /** Position of each position's visible parent, -1 at the top. */
   parent: Int32Array;
   /** Children of position `p`: `childList[childStart[p] .. childStart[p + 1])`, in order. */
@@ -68,20 +70,47 @@ const SETTINGS_TYPES = new Set([
 
 /** Whether Pi shows the entry in `mode` (search and folding aside). */
 export function passesFilter(node: FilterableNode, mode: FilterMode, leafId: string | null): boolean {
-  if (node.type === "usage") return false;
-  if (node.type === "message" && node.role === "assistant" && node.id !== leafId) {
+  return passes(node.type, node.role, node.id, node.hasText, node.stopReason, node.label, mode, leafId);
+}
+
+/** `passesFilter` for node `i` of an indexed list, read field by field (no object is made for it). */
+function passesFilterAt(fields: NodeFields, i: number, mode: FilterMode, leafId: string | null): boolean {
+  return passes(
+    fields.type(i),
+    fields.role(i),
+    fields.id(i),
+    fields.hasText(i),
+    fields.stopReason(i),
+    fields.label(i),
+    mode,
+    leafId,
+  );
+}
+
+function passes(
+  type: string,
+  role: string | null,
+  id: string,
+  hasText: boolean,
+  stopReason: string | null,
+  label: string | null,
+  mode: FilterMode,
+  leafId: string | null,
+): boolean {
+  if (type === "usage") return false;
+  if (type === "message" && role === "assistant" && id !== leafId) {
     // Assistant turns with no text (tool calls, thinking) are hidden unless they stopped abnormally.
-    const abnormal = node.stopReason !== null && node.stopReason !== "stop" && node.stopReason !== "toolUse";
-    if (!node.hasText && !abnormal) return false;
+    const abnormal = stopReason !== null && stopReason !== "stop" && stopReason !== "toolUse";
+    if (!hasText && !abnormal) return false;
   }
-  const settings = SETTINGS_TYPES.has(node.type);
+  const settings = SETTINGS_TYPES.has(type);
   switch (mode) {
     case "user-only":
-      return node.type === "message" && node.role === "user";
+      return type === "message" && role === "user";
     case "no-tools":
-      return !settings && !(node.type === "message" && node.role === "toolResult");
+      return !settings && !(type === "message" && role === "toolResult");
     case "labeled-only":
-      return node.label !== null;
+      return label !== null;
     case "all":
       return true;
     default:
@@ -111,7 +140,7 @@ export function visibleTree(
   options: VisibleTreeOptions,
 ): VisibleTree {
   const indexed = "childList" in nodes ? nodes : indexNodes([...nodes.values()]);
-  const { nodes: list, indexOf, childStart, childList } = indexed;
+  const { count, fields, indexOf, childStart, childList } = indexed;
   const { mode, leafId } = options;
   const folded = options.folded ?? new Set<string>();
   const matches = options.matches ?? null;
@@ -119,7 +148,7 @@ export function visibleTree(
   const order: string[] = [];
   const nodeAt: number[] = [];
   const parentAt: number[] = [];
-  const positionOf = new Int32Array(list.length).fill(-1);
+  const positionOf = new Int32Array(count).fill(-1);
   // A stack of (node, position of the nearest visible ancestor, inside a folded subtree), in three arrays.
   const stackNodes: number[] = [];
   const stackAncestors: number[] = [];
@@ -158,13 +187,14 @@ export function visibleTree(
     const i = stackNodes.pop()!;
     const ancestor = stackAncestors.pop()!;
     const hidden = stackHidden.pop()!;
-    const node = list[i]!;
-    const visible = !hidden && passesFilter(node, mode, leafId) && (matches === null || matches.has(node.id));
+    const id = fields.id(i);
+    const visible =
+      !hidden && passesFilterAt(fields, i, mode, leafId) && (matches === null || matches.has(id));
     let nearest = ancestor;
     if (visible) {
       nearest = order.length;
       positionOf[i] = nearest;
-      order.push(node.id);
+      order.push(id);
       nodeAt.push(i);
       parentAt.push(ancestor);
     }
@@ -173,7 +203,7 @@ export function visibleTree(
       childStart[i]!,
       childStart[i + 1]!,
       nearest,
-      hidden || (checkFolded && folded.has(node.id)),
+      hidden || (checkFolded && folded.has(id)),
     );
   }
   return visibleTreeOf(indexed, order, Int32Array.from(nodeAt), Int32Array.from(parentAt), positionOf);
@@ -200,7 +230,7 @@ function visibleTreeOf(
     if (q === -1) roots.push(order[p]!);
     else childList[childStart[q]! + filled[q]!++] = p;
   }
-  const { indexOf, nodes } = indexed;
+  const { indexOf, fields } = indexed;
   const positionOfId = (id: string): number => {
     const i = indexOf.get(id);
     return i === undefined ? -1 : positionOf[i]!;
@@ -230,13 +260,13 @@ function visibleTreeOf(
       const p = positionOfId(id);
       return p === -1 ? 0 : childStart[p + 1]! - childStart[p]!;
     },
-    at: { node: (p) => nodes[nodeAt[p]!]!, parent: parentAt, childStart, childList },
+    at: { entry: (p) => nodeAt[p]!, fields, parent: parentAt, childStart, childList },
   };
 }
 
 /** 1 for each node from the leaf up to its root (by parent positions; a parent cycle ends the walk). */
 function activePathOf(indexed: IndexedNodes<FilterableNode>, leafId: string | null): Uint8Array {
-  const onPath = new Uint8Array(indexed.nodes.length);
+  const onPath = new Uint8Array(indexed.count);
   const leaf = leafId === null ? undefined : indexed.indexOf.get(leafId);
   if (leaf === undefined) return onPath;
   for (let i = leaf; i !== -1 && onPath[i] === 0; i = indexed.parent[i]!) onPath[i] = 1;

@@ -3,7 +3,9 @@
  * in one list, so the passes over a whole tree (the filter, chain folding)
  * walk integer arrays instead of looking up 100k string ids in maps, which
  * costs a cache miss or more per lookup (~30 ms a pass at 100k here). One
- * map of ids remains, for what callers ask by id.
+ * map of ids remains, for what callers ask by id. The list may be of objects
+ * (`indexNodes`) or columns that make a node's object only when it is asked
+ * for (`indexColumns`): the passes read what they need through `fields`.
  */
 
 /** What the graph maths read by id: a `Map` is one; so are the array-backed lookups here. */
@@ -19,8 +21,35 @@ export interface TreeShapedNode {
   children: readonly string[];
 }
 
+/**
+ * What the passes over every node read of node `i` (the filter, chain
+ * folding), without making an object for it.
+ */
+export interface NodeFields {
+  id(i: number): string;
+  type(i: number): string;
+  role(i: number): string | null;
+  label(i: number): string | null;
+  hasText(i: number): boolean;
+  stopReason(i: number): string | null;
+}
+
+/** The fields of a node that `NodeFields` reads. */
+export interface FieldedNode extends TreeShapedNode {
+  type: string;
+  role: string | null;
+  label: string | null;
+  hasText: boolean;
+  stopReason: string | null;
+}
+
 export interface IndexedNodes<N extends TreeShapedNode> {
-  nodes: readonly N[];
+  /** How many nodes the list holds. */
+  count: number;
+  /** Node `i` (of a columnar list: made when first asked for, so passes over every node read `fields`). */
+  node(i: number): N;
+  /** What the passes read of each node, by position (for nodes that have those fields: `FieldedNode`). */
+  fields: NodeFields;
   /** Position of each id in `nodes` (a duplicate id: its last, as a map of the nodes would hold). */
   indexOf: ReadonlyMap<string, number>;
   /** The nodes by id. */
@@ -77,10 +106,88 @@ export function indexNodes<N extends TreeShapedNode>(nodes: readonly N[]): Index
     childList[childStart[p]! + filled[p]!] = i;
     filled[p]! += 1;
   }
-  if (!childrenAgree(nodes, childStart, childList)) {
-    return { nodes, indexOf, byId: new NodesById(nodes, indexOf), parent, ...childrenById(nodes, indexOf) };
+  const lists = childrenAgree(nodes, childStart, childList)
+    ? { childStart, childList }
+    : childrenById(nodes, indexOf);
+  return {
+    count: n,
+    node: (i) => nodes[i]!,
+    fields: fieldsOfObjects(nodes),
+    indexOf,
+    byId: new NodesById(nodes, indexOf),
+    parent,
+    ...lists,
+  };
+}
+
+/** `NodeFields` over a list of objects (each field read from the node; a node without it reads undefined). */
+function fieldsOfObjects(nodes: readonly TreeShapedNode[]): NodeFields {
+  const list = nodes as readonly FieldedNode[];
+  return {
+    id: (i) => list[i]!.id,
+    type: (i) => list[i]!.type,
+    role: (i) => list[i]!.role,
+    label: (i) => list[i]!.label,
+    hasText: (i) => list[i]!.hasText,
+    stopReason: (i) => list[i]!.stopReason,
+  };
+}
+
+/** A list whose shape (parent positions) is known and whose nodes are made on demand (see `indexColumns`). */
+export interface NodeColumns<N extends FieldedNode> {
+  count: number;
+  ids: readonly string[];
+  /** Position of each node's parent, -1 without one; every parent comes before its children. */
+  parent: Int32Array;
+  fields: NodeFields;
+  node(i: number): N;
+}
+
+/**
+ * Indexes a columnar list whose parents are known by position and whose
+ * nodes' `children` are exactly the nodes naming them as parent, in list
+ * order (a depth-first list of a whole tree, as the main process sends it),
+ * and whose ids are unique: the same result as `indexNodes` of its nodes,
+ * without making them. Returns null for any other list (index its nodes).
+ */
+export function indexColumns<N extends FieldedNode>(columns: NodeColumns<N>): IndexedNodes<N> | null {
+  const n = columns.count;
+  const { ids, parent } = columns;
+  const indexOf = new Map<string, number>();
+  for (let i = 0; i < n; i++) indexOf.set(ids[i]!, i);
+  if (indexOf.size !== n) return null;
+  const childStart = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    const p = parent[i]!;
+    if (p >= i) return null;
+    if (p !== -1) childStart[p + 1]! += 1;
   }
-  return { nodes, indexOf, byId: new NodesById(nodes, indexOf), parent, childStart, childList };
+  for (let i = 0; i < n; i++) childStart[i + 1]! += childStart[i]!;
+  const childList = new Int32Array(childStart[n]!);
+  const filled = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const p = parent[i]!;
+    if (p === -1) continue;
+    childList[childStart[p]! + filled[p]!] = i;
+    filled[p]! += 1;
+  }
+  const node = (i: number) => columns.node(i);
+  return {
+    count: n,
+    node,
+    fields: columns.fields,
+    indexOf,
+    byId: {
+      get(id) {
+        const i = indexOf.get(id);
+        return i === undefined ? undefined : node(i);
+      },
+      has: (id) => indexOf.has(id),
+    },
+    parent,
+    childStart,
+    childList,
+  };
 }
 
 /** Whether each node's `children` are exactly the nodes found to have it as parent, in that order. */

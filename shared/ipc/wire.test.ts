@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { readSession } from "../session/index.ts";
 import { generateSession, Rng } from "../session/testing/generate-session.ts";
 import type { SessionDelta, SessionView, TreeNodeView } from "./contract.ts";
+import { indexColumns, indexNodes } from "../graph/indexed-nodes.ts";
 import { treeNodeViews } from "./views.ts";
 import {
   decodeEvent,
@@ -17,6 +18,7 @@ import {
   encodeEvent,
   encodeNodes,
   encodeResult,
+  NodeTable,
   stringifyWire,
   viewWithEncodedNodes,
   type WireEvent,
@@ -312,5 +314,44 @@ describe("views whose nodes are known as wire text (saved views)", () => {
     expect(() => JSON.stringify({ nodes: new WireJson("[]") })).toThrow(/stringifyWire/);
     expect(() => decodeNodes("{not json")).toThrow(WireFormatError);
     expect(() => decodeNodes('{"format":99}')).toThrow(WireFormatError);
+  });
+});
+
+describe("the node table (a node list kept as columns)", () => {
+  it("indexes a whole tree as indexNodes does its nodes, and makes each node as decodeNodes does, once", () => {
+    for (let seed = 40; seed < 60; seed++) {
+      const index = readSession(generateSession({ seed, damage: seed % 3 === 0 }).text);
+      const nodes = treeNodeViews(index);
+      const table = new NodeTable(throughJson(encodeNodes(nodes)));
+      expect(table.derivedShape, `seed ${seed}`).toBe(true);
+      const fromColumns = indexColumns(table)!;
+      const fromObjects = indexNodes(nodes);
+      expect(fromColumns.count).toBe(fromObjects.count);
+      expect([...fromColumns.indexOf]).toEqual([...fromObjects.indexOf]);
+      expect(fromColumns.parent).toEqual(fromObjects.parent);
+      expect(fromColumns.childStart).toEqual(fromObjects.childStart);
+      expect(fromColumns.childList).toEqual(fromObjects.childList);
+      for (let i = 0; i < nodes.length; i++) {
+        for (const field of ["id", "type", "role", "label", "hasText", "stopReason"] as const) {
+          expect(fromColumns.fields[field](i), `seed ${seed}, node ${i}, ${field}`).toBe(
+            fromObjects.fields[field](i),
+          );
+        }
+      }
+      expect(table.views()).toEqual(nodes);
+      expect(table.node(3)).toBe(table.node(3));
+      expect(fromColumns.byId.get(nodes[5]!.id)).toBe(table.node(5));
+      expect(() => table.node(nodes.length)).toThrow(RangeError);
+    }
+  });
+
+  it("a list that is not a whole tree in depth-first order says so, and is indexed from its nodes", () => {
+    const index = readSession(generateSession({ seed: 61 }).text);
+    const nodes = treeNodeViews(index);
+    for (const list of [nodes.slice(10), [...nodes].reverse(), [nodes[0]!, nodes[0]!, ...nodes.slice(1)]]) {
+      const table = new NodeTable(throughJson(encodeNodes(list)));
+      expect(table.views()).toEqual(list);
+      if (table.derivedShape) expect(indexColumns(table)).toBeNull();
+    }
   });
 });

@@ -19,6 +19,7 @@
  * frame by `stringifyWire`, or handed to Electron as a string.
  */
 
+import type { NodeColumns, NodeFields } from "../graph/indexed-nodes.ts";
 import type {
   ArborEvents,
   EventName,
@@ -160,6 +161,23 @@ export function stringifyWire(value: unknown): string {
 /** The wire text of the nodes of views made by `viewWithEncodedNodes`, and their other fields. */
 const encodedViews = new WeakMap<SessionView, { fields: Omit<SessionView, "nodes">; json: string }>();
 
+/** The node table of views made by `decodeSessionView`. */
+const viewTables = new WeakMap<SessionView, NodeTable>();
+
+/** A session view whose `nodes` are made (by `make`, once) only if something reads them. */
+function viewWithLazyNodes(fields: Omit<SessionView, "nodes">, make: () => TreeNodeView[]): SessionView {
+  let nodes: TreeNodeView[] | undefined;
+  const view = { ...fields } as SessionView;
+  Object.defineProperty(view, "nodes", {
+    enumerable: true,
+    get: () => {
+      nodes ??= make();
+      return nodes;
+    },
+  });
+  return view;
+}
+
 /**
  * A session view whose nodes are known as the JSON text of their wire form
  * (a saved view read from disk): it is sent with that text as it is. Its
@@ -170,17 +188,23 @@ export function viewWithEncodedNodes(
   nodesJson: string,
   decode: () => TreeNodeView[],
 ): SessionView {
-  let nodes: TreeNodeView[] | undefined;
-  const view = { ...fields } as SessionView;
-  Object.defineProperty(view, "nodes", {
-    enumerable: true,
-    get: () => {
-      nodes ??= decode();
-      return nodes;
-    },
-  });
+  const view = viewWithLazyNodes(fields, decode);
   encodedViews.set(view, { fields: { ...fields }, json: nodesJson });
   return view;
+}
+
+/**
+ * The columns a view decoded from the wire holds its nodes in (see
+ * `NodeTable`): what reads every node reads them there, and leaves
+ * `view.nodes` (which makes every node's object) to what needs the objects.
+ */
+export function nodeTableOf(view: SessionView): NodeTable | undefined {
+  return viewTables.get(view);
+}
+
+/** How many nodes a view holds, without making them. */
+export function nodeCount(view: SessionView): number {
+  return viewTables.get(view)?.count ?? view.nodes.length;
 }
 
 const IS_ERROR = 1;
@@ -532,116 +556,251 @@ class SparseCursor<T> {
 const EMPTY: string[] = Object.freeze([]) as unknown as string[];
 
 export function decodeNodes(sent: WireNodes | WireJson | string): TreeNodeView[] {
-  const wire: WireNodes =
-    typeof sent === "string"
-      ? parseWireText(sent)
-      : sent instanceof WireJson
-        ? parseWireText(sent.json)
-        : sent;
-  if (typeof wire !== "object" || wire === null || wire.format !== WIRE_NODES_FORMAT) {
-    throw new WireFormatError("not format 1");
+  return new NodeTable(sent).views();
+}
+
+/** A sparse column as a dense array: the value of each node that has one, `missing` for the others. */
+function denseColumn<T, M>(
+  column: SparseColumn<T> | undefined,
+  count: number,
+  name: string,
+  missing: M,
+): (T | M)[] {
+  const cursor = new SparseCursor(column, count, name);
+  const values: (T | M)[] = [];
+  for (let i = 0; i < count; i++) values.push(cursor.valueAt(i) ?? missing);
+  return values;
+}
+
+/**
+ * A node list decoded column by column, with no object per node: the
+ * renderer's passes over every node (the filter, chain folding, the tree's
+ * shape) read the columns, and a node's whole `TreeNodeView` is made only
+ * when something asks for it (`view`): the nodes drawn, a few thousand of
+ * 100k. `views()` makes them all, as `decodeNodes` does. Every check
+ * `decodeNodes` makes is made when the table is built.
+ */
+export class NodeTable implements NodeColumns<TreeNodeView> {
+  readonly count: number;
+  /** What the graph maths read of each node (see shared/graph/indexed-nodes.ts). */
+  readonly fields: NodeFields = {
+    id: (i) => this.ids[i]!,
+    type: (i) => this.type(i),
+    role: (i) => this.role(i),
+    label: (i) => this.label(i),
+    hasText: (i) => this.hasText(i),
+    stopReason: (i) => this.stopReason(i),
+  };
+  readonly ids: readonly string[];
+  /** Position of each node's parent in the list (`parents`), -1 for one named only by id, or none. */
+  readonly parent: Int32Array;
+  /**
+   * True when nothing in the list is an exception to what decoding derives:
+   * no parent named by id only, no children or depth sent as they are. A
+   * depth-first list of a whole tree with unique ids (what the main process
+   * sends) is one.
+   */
+  readonly derivedShape: boolean;
+  private readonly wire: WireNodes;
+  private readonly depth: Int32Array;
+  private readonly line: Float64Array;
+  private readonly time: Float64Array;
+  private readonly parentIds: (string | null)[];
+  private readonly timestamps: (string | null)[];
+  private readonly labels: (string | null)[];
+  private readonly targetIds: (string | null)[];
+  private readonly tokensBefore: (number | null)[];
+  private readonly toolSetOf: (number | null)[];
+  private readonly sentChildren: (string[] | null)[];
+  /** Derived children of each node: `childList[childStart[i] .. childStart[i + 1])`, positions in order. */
+  private readonly childStart: Int32Array;
+  private readonly childList: Int32Array;
+  private readonly made: (TreeNodeView | undefined)[] = [];
+  private readonly isoTimes = new IsoTimes();
+
+  constructor(sent: WireNodes | WireJson | string) {
+    const wire: WireNodes =
+      typeof sent === "string"
+        ? parseWireText(sent)
+        : sent instanceof WireJson
+          ? parseWireText(sent.json)
+          : sent;
+    if (typeof wire !== "object" || wire === null || wire.format !== WIRE_NODES_FORMAT) {
+      throw new WireFormatError("not format 1");
+    }
+    const n = Array.isArray(wire.ids) ? wire.ids.length : -1;
+    for (const column of [
+      "parents",
+      "shapes",
+      "previews",
+      "lines",
+      "times",
+      "tokenEstimates",
+      "flags",
+    ] as const) {
+      if (!Array.isArray(wire[column]) || wire[column].length !== n) {
+        throw new WireFormatError(`column "${column}" does not have one value per node`);
+      }
+    }
+    this.wire = wire;
+    this.count = n;
+    this.ids = wire.ids;
+    this.parentIds = denseColumn(wire.parentIds, n, "parentIds", null);
+    const depths = denseColumn(wire.depths, n, "depths", null);
+    const lineValues = denseColumn(wire.lineValues, n, "lineValues", null);
+    this.timestamps = denseColumn(wire.timestampValues, n, "timestampValues", null);
+    this.toolSetOf = denseColumn(wire.toolNames, n, "toolNames", null);
+    this.labels = denseColumn(wire.labels, n, "labels", null);
+    this.targetIds = denseColumn(wire.targetIds, n, "targetIds", null);
+    this.tokensBefore = denseColumn(wire.tokensBefore, n, "tokensBefore", null);
+    this.sentChildren = denseColumn(wire.children, n, "children", null);
+    const { parents, shapes, lines, times, shapeTable, toolSets } = wire;
+    const parent = new Int32Array(n);
+    const depth = new Int32Array(n);
+    const line = new Float64Array(n);
+    const time = new Float64Array(n);
+    const childCount = new Int32Array(n);
+    let lastLine = 0;
+    let lastTime = 0;
+    let exceptions = false;
+    for (let i = 0; i < n; i++) {
+      const back = parents[i]!;
+      let p = -1;
+      if (back > 0) {
+        p = i - back;
+        if (p < 0) throw new WireFormatError(`node ${i} has its parent ${back} places before the first`);
+        if (this.sentChildren[p] === null) childCount[p]! += 1;
+      }
+      parent[i] = p;
+      const sentDepth = depths[i];
+      depth[i] = sentDepth ?? (p === -1 ? 0 : depth[p]! + 1);
+      if (!shapeTable[shapes[i]!]) throw new WireFormatError(`node ${i} has no shape`);
+      const toolSet = this.toolSetOf[i];
+      if (toolSet !== null && toolSet !== undefined && !toolSets[toolSet]) {
+        throw new WireFormatError(`node ${i} names tool set ${toolSet}`);
+      }
+      const next = lastLine + lines[i]!;
+      const lineValue = lineValues[i];
+      if (lineValue === null || lineValue === undefined) {
+        lastLine = next;
+        line[i] = next;
+      } else {
+        line[i] = lineValue;
+      }
+      if (this.timestamps[i] === null) lastTime += times[i]!;
+      time[i] = lastTime;
+      if (this.parentIds[i] !== null || sentDepth !== null || this.sentChildren[i] !== null)
+        exceptions = true;
+    }
+    const childStart = new Int32Array(n + 1);
+    for (let i = 0; i < n; i++) childStart[i + 1] = childStart[i]! + childCount[i]!;
+    const childList = new Int32Array(childStart[n]!);
+    const filled = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      const p = parent[i]!;
+      if (p === -1 || this.sentChildren[p] !== null) continue;
+      childList[childStart[p]! + filled[p]!] = i;
+      filled[p]! += 1;
+    }
+    this.parent = parent;
+    this.depth = depth;
+    this.line = line;
+    this.time = time;
+    this.childStart = childStart;
+    this.childList = childList;
+    this.derivedShape = !exceptions;
   }
-  const n = Array.isArray(wire.ids) ? wire.ids.length : -1;
-  for (const column of [
-    "parents",
-    "shapes",
-    "previews",
-    "lines",
-    "times",
-    "tokenEstimates",
-    "flags",
-  ] as const) {
-    if (!Array.isArray(wire[column]) || wire[column].length !== n) {
-      throw new WireFormatError(`column "${column}" does not have one value per node`);
-    }
+
+  private shape(i: number): NodeShape {
+    return this.wire.shapeTable[this.wire.shapes[i]!]!;
   }
-  const { ids, parents, shapes, previews, lines, times, tokenEstimates, flags, toolSets } = wire;
-  const shapeTable = wire.shapeTable;
-  const parentIds = new SparseCursor(wire.parentIds, n, "parentIds");
-  const depths = new SparseCursor(wire.depths, n, "depths");
-  const lineValues = new SparseCursor(wire.lineValues, n, "lineValues");
-  const timestampValues = new SparseCursor(wire.timestampValues, n, "timestampValues");
-  const toolNames = new SparseCursor(wire.toolNames, n, "toolNames");
-  const labels = new SparseCursor(wire.labels, n, "labels");
-  const targetIds = new SparseCursor(wire.targetIds, n, "targetIds");
-  const tokensBefore = new SparseCursor(wire.tokensBefore, n, "tokensBefore");
-  const children = new SparseCursor(wire.children, n, "children");
 
-  const nodes: TreeNodeView[] = [];
-  /** 1 for the nodes whose children were sent as they are: nothing is derived for them. */
-  const sentChildren = new Uint8Array(n);
-  const isoTimes = new IsoTimes();
-  let lastLine = 0;
-  let lastTime = 0;
-  for (let i = 0; i < n; i++) {
-    const id = ids[i]!;
-    const back = parents[i]!;
-    let parentId: string | null = null;
-    let depth = 0;
-    let parent: TreeNodeView | undefined;
-    if (back > 0) {
-      parent = nodes[i - back];
-      if (!parent) throw new WireFormatError(`node ${i} has its parent ${back} places before the first`);
-      parentId = parent.id;
-      depth = parent.depth + 1;
-    } else {
-      parentId = parentIds.valueAt(i) ?? null;
+  type(i: number): string {
+    return this.shape(i)[0];
+  }
+
+  kind(i: number): string {
+    return this.shape(i)[1];
+  }
+
+  role(i: number): string | null {
+    return this.shape(i)[2];
+  }
+
+  stopReason(i: number): string | null {
+    return this.shape(i)[3];
+  }
+
+  hasText(i: number): boolean {
+    return (this.wire.flags[i]! & HAS_TEXT) !== 0;
+  }
+
+  label(i: number): string | null {
+    return this.labels[i]!;
+  }
+
+  preview(i: number): string {
+    return this.wire.previews[i]!;
+  }
+
+  /** The tool names node `i` calls (shared: not to be changed). */
+  toolNames(i: number): readonly string[] {
+    const toolSet = this.toolSetOf[i];
+    return toolSet === null || toolSet === undefined ? EMPTY : this.wire.toolSets[toolSet]!;
+  }
+
+  /** Node `i` as `decodeNodes` gives it, made once. */
+  node(i: number): TreeNodeView {
+    const made = this.made[i];
+    if (made !== undefined) return made;
+    if (!(i >= 0 && i < this.count)) throw new RangeError(`No node ${i} in a list of ${this.count}.`);
+    const wire = this.wire;
+    const p = this.parent[i]!;
+    const shape = this.shape(i);
+    const flag = wire.flags[i]!;
+    const sent = this.sentChildren[i];
+    let children = EMPTY;
+    if (sent !== null && sent !== undefined) children = [...sent];
+    else {
+      const from = this.childStart[i]!;
+      const to = this.childStart[i + 1]!;
+      if (to > from) {
+        children = [];
+        for (let k = from; k < to; k++) children.push(this.ids[this.childList[k]!]!);
+      }
     }
-    depth = depths.valueAt(i) ?? depth;
-    const shape = shapeTable[shapes[i]!];
-    if (!shape) throw new WireFormatError(`node ${i} has no shape`);
-
-    let line = lastLine + lines[i]!;
-    const lineValue = lineValues.valueAt(i);
-    if (lineValue === undefined) lastLine = line;
-    else line = lineValue;
-
-    let timestamp = timestampValues.valueAt(i);
-    if (timestamp === undefined) {
-      lastTime += times[i]!;
-      timestamp = isoTimes.format(lastTime);
-    }
-
-    const toolSet = toolNames.valueAt(i);
-    let names = EMPTY;
-    if (toolSet !== undefined) {
-      const table = toolSets[toolSet];
-      if (!table) throw new WireFormatError(`node ${i} names tool set ${toolSet}`);
-      names = [...table];
-    }
-    const own = children.valueAt(i);
-    if (own !== undefined) sentChildren[i] = 1;
-
-    const flag = flags[i]!;
+    const toolNames = this.toolNames(i);
     const view: TreeNodeView = {
-      id,
-      parentId,
-      children: own === undefined ? EMPTY : [...own],
+      id: this.ids[i]!,
+      parentId: p === -1 ? this.parentIds[i]! : this.ids[p]!,
+      children,
       type: shape[0],
       role: shape[2],
       kind: shape[1],
-      preview: previews[i]!,
-      label: labels.valueAt(i) ?? null,
-      depth,
-      line,
-      timestamp,
-      toolNames: names,
-      tokenEstimate: tokenEstimates[i]!,
+      preview: wire.previews[i]!,
+      label: this.labels[i]!,
+      depth: this.depth[i]!,
+      line: this.line[i]!,
+      timestamp: this.timestamps[i] ?? this.isoTimes.format(this.time[i]!),
+      toolNames: toolNames.length === 0 ? EMPTY : [...toolNames],
+      tokenEstimate: wire.tokenEstimates[i]!,
       isError: (flag & IS_ERROR) !== 0,
       toolCallsOnly: (flag & TOOL_CALLS_ONLY) !== 0,
       hasText: (flag & HAS_TEXT) !== 0,
       stopReason: shape[3],
-      tokensBefore: tokensBefore.valueAt(i) ?? null,
-      targetId: targetIds.valueAt(i) ?? null,
+      tokensBefore: this.tokensBefore[i]!,
+      targetId: this.targetIds[i]!,
     };
-    nodes[i] = view;
-    if (parent && sentChildren[i - back] === 0) {
-      // Most nodes have one child: an array of exactly one (a push would reserve room for 16).
-      if (parent.children.length === 0) parent.children = [id];
-      else parent.children.push(id);
-    }
+    this.made[i] = view;
+    return view;
   }
-  return nodes;
+
+  /** Every node, in order (what `decodeNodes` returns). */
+  views(): TreeNodeView[] {
+    const views: TreeNodeView[] = [];
+    for (let i = 0; i < this.count; i++) views.push(this.node(i));
+    return views;
+  }
 }
 
 function parseWireText(text: string): WireNodes {
@@ -660,8 +819,13 @@ export function encodeSessionView(view: SessionView, form: EncodedNodesForm = "s
   return { ...view, nodes: encodeNodes(view.nodes) };
 }
 
+/** The view as sent; its nodes stay columns (`nodeTableOf`) until `nodes` is read. */
 export function decodeSessionView(wire: WireSessionView): SessionView {
-  return { ...wire, nodes: decodeNodes(wire.nodes) };
+  const { nodes, ...fields } = wire;
+  const table = new NodeTable(nodes);
+  const view = viewWithLazyNodes(fields, () => table.views());
+  viewTables.set(view, table);
+  return view;
 }
 
 export function encodeSessionDelta(delta: SessionDelta): WireSessionDelta {

@@ -20,6 +20,7 @@ import { messageToLlm } from "../../../shared/session/index.ts";
 import { useContextPreview, useController, useSession } from "../state/hooks.tsx";
 import type { ContextMode } from "../state/stores.ts";
 import { MessageView } from "./message-view.tsx";
+import { nodeCount } from "../../../shared/ipc/wire.ts";
 
 /** Up to this many messages are rendered plainly; more are virtualised. */
 export const VIRTUALIZE_ABOVE = 100;
@@ -379,7 +380,7 @@ function VirtualList({ items, onReveal }: { items: PreviewItem[]; onReveal: (id:
 export function ContextPreview() {
   const controller = useController();
   const hasSession = useSession((s) => s.view !== null);
-  const noEntries = useSession((s) => s.view !== null && s.view.nodes.length === 0);
+  const noEntries = useSession((s) => s.view !== null && nodeCount(s.view) === 0);
   const selectedId = useSession((s) => s.selectedId);
   const status = useContextPreview((s) => s.status);
   const error = useContextPreview((s) => s.error);

@@ -21,7 +21,7 @@ export function contextShades(context: ContextView, tree: IndexedNodes<TreeNodeV
   const { indexOf, parent } = tree;
   const leaf = context.leafId === null ? undefined : indexOf.get(context.leafId);
   if (leaf === undefined) return NO_SHADES;
-  const place = new Uint8Array(tree.nodes.length);
+  const place = new Uint8Array(tree.count);
   for (let i = leaf; i !== -1 && place[i] === OFF_PATH; i = parent[i]!) place[i] = ON_PATH;
   const compaction = context.compaction === null ? undefined : indexOf.get(context.compaction.entryId);
   if (compaction !== undefined && place[compaction] === ON_PATH) {

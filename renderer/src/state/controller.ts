@@ -14,6 +14,7 @@ import {
   type SessionListItem,
 } from "../../../shared/ipc/contract.ts";
 import { applySessionDelta } from "../../../shared/ipc/session-delta.ts";
+import { nodeCount } from "../../../shared/ipc/wire.ts";
 import { cycleFilterMode, type FilterMode, type LayoutDirection } from "../../../shared/graph/index.ts";
 import { buildDeepLink, parseDeepLink } from "../api/deep-link.ts";
 import { contextAsJson, contextAsMarkdown } from "../preview/export.ts";
@@ -211,9 +212,13 @@ export function createController(
 
   // ---------------------------------------------------------------- session
 
+  /** Whether the view holds `entryId` (looked up in the graph's index of it, built once per view anyway). */
+  function holds(view: SessionView, entryId: string | null): entryId is string {
+    return entryId !== null && selectors.indexed(view).indexOf.has(entryId);
+  }
+
   function showView(view: SessionView, leafId: string | null) {
-    // One pass, no set of 100k ids: only the asked-for entry is looked up.
-    const known = leafId !== null && view.nodes.some((node) => node.id === leafId);
+    const known = holds(view, leafId);
     const wanted = known ? leafId : view.leafId;
     session.setState({
       ...initialSessionState,
@@ -579,10 +584,7 @@ export function createController(
             return;
           }
           const selected = state.view?.sessionId === view.sessionId ? state.selectedId : null;
-          showView(
-            view,
-            selected !== null && view.nodes.some((node) => node.id === selected) ? selected : null,
-          );
+          showView(view, holds(view, selected) ? selected : null);
           markOpen(view.sessionId);
         },
         (error) => session.setState({ status: "error", error: messageOf(error) }),
@@ -675,10 +677,7 @@ export function createController(
         }
         // Following the leaf, the view goes to the file's leaf as read now; otherwise the selection stays if it can.
         const selected = state.follow ? null : state.selectedId;
-        showView(
-          view,
-          selected !== null && view.nodes.some((node) => node.id === selected) ? selected : null,
-        );
+        showView(view, holds(view, selected) ? selected : null);
         live.setState({ reloadNotice: `${why}: Arbor read it again.` });
       }),
       client.on("session.switched", ({ sessionId }) => {
@@ -832,7 +831,8 @@ export function createController(
     reveal,
     centreOn,
     searchPauseMs() {
-      const entries = session.getState().view?.nodes.length ?? 0;
+      const view = session.getState().view;
+      const entries = view ? nodeCount(view) : 0;
       return entries >= (options.searchAsTypedBelow ?? SEARCH_AS_TYPED_BELOW) ? SEARCH_TYPING_PAUSE_MS : 0;
     },
     fitView() {

@@ -1,14 +1,18 @@
 /**
  * The graph model's selectors on generated sessions: the selected path (by
- * parent positions) against the index's own walk up the tree.
+ * parent positions) against the index's own walk up the tree, and a view
+ * kept as columns (as decoded from the wire) against its node objects.
  */
 
 import { describe, expect, it } from "vitest";
+import { FILTER_MODES } from "../../../shared/graph/index.ts";
+import type { SessionView } from "../../../shared/ipc/contract.ts";
 import { sessionViewOf } from "../../../shared/ipc/testing/session-view.ts";
+import { decodeResult, encodeResult, nodeTableOf } from "../../../shared/ipc/wire.ts";
 import { pathToRoot, readSession } from "../../../shared/session/index.ts";
 import { generateSession } from "../../../shared/session/testing/generate-session.ts";
 import { createGraphSelectors } from "./graph-model.ts";
-import type { SessionState } from "./stores.ts";
+import { initialSessionState, type SessionState } from "./stores.ts";
 
 describe("pathSet", () => {
   it("holds exactly the entries from the root to the selection", () => {
@@ -26,5 +30,64 @@ describe("pathSet", () => {
       }
       expect(selectors.pathSet({ view, selectedId: null } as SessionState).has(ids[0]!)).toBe(false);
     }
+  });
+});
+
+describe("a view decoded from the wire (its nodes kept as columns)", () => {
+  /** The view as a window gets it: through the wire form and JSON. */
+  function decoded(view: SessionView): SessionView {
+    return decodeResult("session.open", JSON.parse(JSON.stringify(encodeResult("session.open", view))));
+  }
+
+  it("gives the same model as its node objects, in every filter mode, with search, folds and chains opened", () => {
+    for (const seed of [3, 8, 13, 21]) {
+      const index = readSession(generateSession({ seed, entryCount: 400, damage: seed === 13 }).text);
+      const plain = sessionViewOf("s", index);
+      const columns = decoded(plain);
+      expect(nodeTableOf(columns)).toBeDefined();
+      const ids = plain.nodes.map((node) => node.id);
+      const states: Partial<SessionState>[] = FILTER_MODES.map((filterMode) => ({ filterMode }));
+      states.push(
+        { searchQuery: "the", searchFilter: true },
+        { folded: new Set([ids[1]!, ids[40]!]) },
+        { expandedChains: new Set(ids.map((id) => `chain:${id}`)) },
+      );
+      for (const change of states) {
+        const state = { ...initialSessionState, selectedId: index.leafId, ...change };
+        const fromObjects = createGraphSelectors().model({ ...state, view: plain } as SessionState)!;
+        const fromColumns = createGraphSelectors().model({ ...state, view: columns } as SessionState)!;
+        const what = `seed ${seed}, ${JSON.stringify(change, (_, value) => (value instanceof Set ? [...value] : value))}`;
+        expect(fromColumns.visible.order, what).toEqual(fromObjects.visible.order);
+        expect(fromColumns.graph.nodes, what).toEqual(fromObjects.graph.nodes);
+        expect(fromColumns.layout.positions, what).toEqual(fromObjects.layout.positions);
+        expect([...fromColumns.matches], what).toEqual([...fromObjects.matches]);
+        expect(fromColumns.leafHost, what).toBe(fromObjects.leafHost);
+        for (const id of fromObjects.visible.order.slice(0, 50)) {
+          expect(fromColumns.nodesById.get(id), what).toEqual(fromObjects.nodesById.get(id));
+        }
+      }
+    }
+  });
+
+  it("makes a node's object only when it is asked for", () => {
+    const index = readSession(generateSession({ seed: 4, entryCount: 300 }).text);
+    const columns = decoded(sessionViewOf("s", index));
+    const table = nodeTableOf(columns)!;
+    let made = 0;
+    const node = table.node.bind(table);
+    table.node = (i: number) => {
+      made++;
+      return node(i);
+    };
+    const model = createGraphSelectors().model({
+      ...initialSessionState,
+      view: columns,
+      selectedId: index.leafId,
+    } as SessionState)!;
+    // The drawn graph's own nodes at most (entries, and the first and last of each chain, are asked for when drawn).
+    expect(made).toBeLessThanOrEqual(2);
+    expect(model.graph.nodes.length).toBeGreaterThan(0);
+    expect(model.nodesById.get(index.leafId!)!.id).toBe(index.leafId);
+    expect(made).toBeLessThanOrEqual(3);
   });
 });

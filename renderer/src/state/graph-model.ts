@@ -13,6 +13,7 @@ import {
   foldChains,
   type IdLookup,
   type IndexedNodes,
+  indexColumns,
   indexNodes,
   type Layout,
   type LayoutDirection,
@@ -20,6 +21,7 @@ import {
   type VisibleTree,
   visibleTree,
 } from "../../../shared/graph/index.ts";
+import { nodeTableOf } from "../../../shared/ipc/wire.ts";
 import { searchKey, searchWords } from "../../../shared/session/entry-search.ts";
 import { nearestVisible } from "./navigation.ts";
 import type { FullTextMatches, SessionState } from "./stores.ts";
@@ -63,10 +65,43 @@ function memoLast<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) =
 }
 
 /** The text the search looks in: label, type, role, tool names, preview, id. */
-export function searchableText(node: TreeNodeView): string {
+export function searchableText(
+  node: Pick<TreeNodeView, "label" | "type" | "kind" | "role" | "toolNames" | "preview" | "id">,
+): string {
   return [node.label ?? "", node.type, node.kind, node.role ?? "", ...node.toolNames, node.preview, node.id]
     .join(" ")
     .toLowerCase();
+}
+
+/** The searchable text of every node of a view, read from its columns when it has them (no node is made). */
+function searchableTexts(view: SessionView): (readonly [string, string])[] {
+  const table = nodeTableOf(view);
+  if (!table) return view.nodes.map((node) => [node.id, searchableText(node)] as const);
+  const texts: (readonly [string, string])[] = [];
+  for (let i = 0; i < table.count; i++) {
+    const id = table.ids[i]!;
+    const text = searchableText({
+      id,
+      label: table.label(i),
+      type: table.type(i),
+      kind: table.kind(i),
+      role: table.role(i),
+      toolNames: table.toolNames(i) as string[],
+      preview: table.preview(i),
+    });
+    texts.push([id, text] as const);
+  }
+  return texts;
+}
+
+/**
+ * The view's nodes indexed: from its columns when it was decoded from the
+ * wire as a whole tree (no node is made until something asks for it by id),
+ * else from its node objects.
+ */
+function indexView(view: SessionView): IndexedNodes<TreeNodeView> {
+  const table = nodeTableOf(view);
+  return (table?.derivedShape ? indexColumns(table) : null) ?? indexNodes(view.nodes);
 }
 
 /** The entries from the root to the selection: what the graph highlights. */
@@ -86,11 +121,9 @@ export interface GraphSelectors {
 
 export function createGraphSelectors(): GraphSelectors {
   // Parents and children as index arrays: the passes over every node look up no ids.
-  const indexed = memoLast((view: SessionView) => indexNodes(view.nodes));
+  const indexed = memoLast(indexView);
   const nodesById = (view: SessionView) => indexed(view).byId;
-  const texts = memoLast((view: SessionView) =>
-    view.nodes.map((node) => [node.id, searchableText(node)] as const),
-  );
+  const texts = memoLast(searchableTexts);
   const previewMatches = memoLast((view: SessionView, query: string): ReadonlySet<string> => {
     const words = searchWords(query);
     const found = new Set<string>();
@@ -134,7 +167,7 @@ export function createGraphSelectors(): GraphSelectors {
       expanded: ReadonlySet<string>,
     ) => {
       return foldChains(tree, {
-        keep: (id, node) => id === view.leafId || node.label !== null || found.has(id) || foldedSet.has(id),
+        keep: (id, label) => id === view.leafId || label !== null || found.has(id) || foldedSet.has(id),
         expanded,
       });
     },
@@ -179,7 +212,7 @@ export function createGraphSelectors(): GraphSelectors {
   const path = memoLast((view: SessionView, selectedId: string | null): PathIds => {
     // Along parent positions: a path can be 100k entries long, a set of their ids ~20 ms.
     const { indexOf, parent } = indexed(view);
-    const onPath = new Uint8Array(view.nodes.length);
+    const onPath = new Uint8Array(indexed(view).count);
     const start = selectedId === null ? undefined : indexOf.get(selectedId);
     if (start !== undefined) for (let i = start; i !== -1 && onPath[i] === 0; i = parent[i]!) onPath[i] = 1;
     return {
