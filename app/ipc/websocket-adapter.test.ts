@@ -195,7 +195,10 @@ describe("work after the answers", () => {
         writes.push(written);
       },
     };
-    return { socket, finishWrites: () => writes.splice(0).forEach((written) => written()) };
+    const finishWrites = () => {
+      for (const written of writes.splice(0)) written();
+    };
+    return { socket, finishWrites };
   }
   const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
