@@ -26,6 +26,8 @@ import {
 } from "./support/app.ts";
 import { type GeneratedSession, writeGridSession, writeWorkSession } from "./support/generate.ts";
 import type { PageGlobals, PagePerformanceObserver } from "./support/page-globals.ts";
+import { measureWithoutDevtools } from "./support/devtools-free.ts";
+import { type OpenTimings, openTimingDriver } from "./support/open-timing.ts";
 import { type RunningServe, startServe } from "./support/serve.ts";
 
 let serve: RunningServe;
@@ -168,29 +170,59 @@ test("a 1k- and a 100k-entry session open to an interactive graph", async ({ pag
 });
 
 /**
- * The issue's bar: at most 8x. Measured 5-6x here since the open sends the saved view (see below),
- * 7-10x with the saved parse alone, 8-13x before. The test guards 20x, above the noise here, and
- * reports the ratio.
+ * Under Playwright the ratio is only reported, and guarded at 20x: Playwright drives Chromium through the
+ * DevTools protocol, which copies every WebSocket frame into the protocol on the page's main thread
+ * (see e2e/support/devtools-free.ts). The 100k view is a 10 MB frame, so its opens here cost 0.3-0.8 s a
+ * user's browser does not pay (measured: 1.2-1.8 s here, 0.55-0.8 s without DevTools), the 1k ones
+ * nothing. The issue's bar (8x) is checked by the next test, which times the same opens without it.
  */
 const OPEN_RATIO_TARGET = 8;
 const OPEN_RATIO_GUARD = 20;
 
-test("opening the 100k-entry session: at most 20x the 1k one (target 8x, reported)", () => {
-  // Where the time goes at 100k (measured): the library scan saved the 40 MB file's parse and the view
-  // the window is sent (app/store/saved-view.ts). The open hashes the file (SHA-256) and sends the saved
-  // view as it is, ~0.1 s; the leaf's context and entry come from it too, and the server builds the
-  // index from the saved parse after that (~0.5-1 s), while the page works. The page parses ~10 MB of
-  // columnar node lists (shared/ipc/wire.ts), filters, folds and lays out 100k entries over index arrays
-  // (shared/graph), collects the garbage, and draws the graph, the canvas minimap and the leaf's
-  // context, ~1-1.3 s. The 1k open is ~0.25 s, most of it drawing the preview.
+test("under Playwright, opening the 100k-entry session takes at most 20x the 1k one (reported)", () => {
   expect(openRatio, "the measuring test ran").not.toBeNull();
   if (openRatio! > OPEN_RATIO_TARGET) {
     test.info().annotations.push({
       type: "perf",
-      description: `opening 100k entries took ${openRatio!.toFixed(2)}x the 1k time (target: ${OPEN_RATIO_TARGET}x)`,
+      description: `under Playwright, opening 100k entries took ${openRatio!.toFixed(2)}x the 1k time`,
     });
   }
   expect(openRatio!).toBeLessThanOrEqual(OPEN_RATIO_GUARD);
+});
+
+/** More rounds than under Playwright: they are cheap here, and the medians steadier. */
+const DEVTOOLS_FREE_ROUNDS = 5;
+
+test("opening the 100k-entry session takes at most 8x the 1k one, timed with no DevTools attached", async () => {
+  // Where the time goes at 100k (measured): the library scan saved the 40 MB file's parse and the view
+  // the window is sent (app/store/saved-view.ts). The open hashes the file (SHA-256) and sends the saved
+  // view as it is, ~0.1 s; the leaf's context and entry come from it too, and the server builds the
+  // index from the saved parse once those answers have left (~0.5-1 s, while the page works). The page
+  // receives and parses ~10 MB of columnar node lists (shared/ipc/wire.ts), keeps them as columns, and
+  // filters, folds and lays out 100k entries over them (shared/graph), making node objects only for the
+  // ~4k graph nodes it draws; then it draws the graph, the canvas minimap and the leaf's context.
+  test.setTimeout(180_000);
+  const timings = await measureWithoutDevtools<OpenTimings>({
+    url: serve.url,
+    driver: openTimingDriver({
+      warmup: { name: grid.name, leafId: grid.leafId },
+      targets: [small, large].map((session) => ({ name: session.name, leafId: session.leafId })),
+      rounds: DEVTOOLS_FREE_ROUNDS,
+      stepTimeoutMs: 30_000,
+    }),
+    timeoutMs: 150_000,
+  });
+  const smallTimes = timings[small.name]!;
+  const largeTimes = timings[large.name]!;
+  expect(smallTimes).toHaveLength(DEVTOOLS_FREE_ROUNDS);
+  expect(largeTimes).toHaveLength(DEVTOOLS_FREE_ROUNDS);
+  const smallMs = median(smallTimes);
+  const largeMs = median(largeTimes);
+  const ratio = largeMs / smallMs;
+  report(
+    `without DevTools: open 1k median ${smallMs.toFixed(0)} ms (${smallTimes.join(", ")}), open 100k median ${largeMs.toFixed(0)} ms (${largeTimes.join(", ")}); ratio ${ratio.toFixed(2)}`,
+  );
+  expect(ratio).toBeLessThanOrEqual(OPEN_RATIO_TARGET);
 });
 
 /**

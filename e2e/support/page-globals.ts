@@ -12,6 +12,7 @@ export interface PageNode {
 }
 
 export interface PageElement extends PageNode {
+  click(): void;
   readonly attributes: Iterable<{ name: string; value: string }>;
   getAttribute(name: string): string | null;
   hasAttribute(name: string): boolean;
@@ -31,6 +32,8 @@ export interface PageEvent {
 
 export interface PageDocument extends PageElement {
   readonly body: PageElement;
+  readonly activeElement: PageElement | null;
+  title: string;
   createElement(tag: string): PageElement;
 }
 
@@ -50,6 +53,7 @@ export interface PagePerformanceObserver {
 
 export interface PageGlobals {
   document: PageDocument;
+  location: { href: string };
   navigator: { clipboard: { readText(): Promise<string>; writeText(text: string): Promise<void> } };
   performance: { now(): number };
   requestAnimationFrame(callback: (now: number) => void): number;
