@@ -32,7 +32,7 @@ import { SessionRuntime } from "../runtime/session-runtime.ts";
 import { storeSessionFactory } from "../runtime/store-session.ts";
 import { openSessionFile } from "../store/open-session-file.ts";
 import { createParseCache, type ParseCache } from "../store/parse-cache.ts";
-import { contextView, entryDetail } from "../../shared/ipc/views.ts";
+import { contextView, entryDetail, firstUserText } from "../../shared/ipc/views.ts";
 import { decodeResult, encodeResult, stringifyWire } from "../../shared/ipc/wire.ts";
 
 let folder: ReturnType<typeof tempFolder>;
@@ -378,7 +378,10 @@ describe("switches and deltas", () => {
 
 describe("sessions opened from a saved view", () => {
   /** A host whose sessions open structure first with a parse cache for any size; the cache counts saved parses loaded. */
-  function savedViewHost(): { created: ArborHost; cache: ParseCache & { loads: number } } {
+  function savedViewHost(setTitle?: (title: string) => void): {
+    created: ArborHost;
+    cache: ParseCache & { loads: number };
+  } {
     const inner = createParseCache(join(folder.path, "open-cache"), { minBytes: 0 });
     const cache = {
       ...inner,
@@ -395,6 +398,7 @@ describe("sessions opened from a saved view", () => {
       roots: [root],
       demo: false,
       openSession: storeSessionFactory({ mode: "structure-with-facts", parseCache: cache }),
+      setTitle,
     });
     hosts.push(created);
     return { created, cache };
@@ -411,13 +415,20 @@ describe("sessions opened from a saved view", () => {
 
   it("answers the open, the leaf's context and entry as an index would, then builds the index", async () => {
     writeSampleSession(samplePath);
-    const { created, cache } = savedViewHost();
+    // With a window title to keep (Electron's): it is read from the saved view too.
+    const titles: string[] = [];
+    const { created, cache } = savedViewHost((title) => titles.push(title));
     saveView(samplePath, cache);
     cache.loads = 0;
     const [item] = items(await created.handlers["library.rescan"]({}));
     const index = readSession(readFileSync(samplePath, "utf8"));
     const fresh = sessionViewOf(item!.sessionId, index, { path: samplePath });
     const view = await created.handlers["session.open"]({ sessionId: item!.sessionId });
+    // While the window reads the view, nothing builds the index.
+    await nextTurn();
+    await nextTurn();
+    expect(cache.loads).toBe(0);
+    expect(titles).toEqual([`${firstUserText(index)} — project — Arbor`]);
     // Through the WebSocket's form, as a window gets it.
     const sent = JSON.parse(stringifyWire(encodeResult("session.open", view, "spliced")));
     expect(decodeResult("session.open", sent)).toEqual({ ...fresh, live: view.live });

@@ -11,6 +11,7 @@
  * `extensions/`.
  */
 
+import { firstUserText } from "../../shared/ipc/views.ts";
 import type { SessionIndex } from "../../shared/session/tree-index.ts";
 import { type Disposable, DisposableObject, toDisposable } from "./disposable.ts";
 import { StaleContextError, type StaleReason } from "./errors.ts";
@@ -79,7 +80,10 @@ export interface SessionAccess {
   readonly index: SessionIndex;
   /** The header's cwd ("" when it names none). */
   readonly cwd: string;
+  /** The session's name (`session_info`), if it has one. */
   readonly name: string | undefined;
+  /** The preview of its first user message (at most 80 characters), if it has one. */
+  readonly firstUserText: string | undefined;
   readonly mtimeMs: number;
   readonly services: CwdServices;
   /** Subscriptions are owned by the context: they end with the session. */
@@ -290,8 +294,17 @@ class BoundSession implements SessionAccess {
     return this.host.live().services.cwd;
   }
 
+  // Both from the saved view while the session has one: it was opened without building its index.
   get name(): string | undefined {
-    return this.host.live().session.index.sessionName;
+    const session = this.host.live().session;
+    const saved = session.savedView;
+    return saved ? (saved.content.name ?? undefined) : session.index.sessionName;
+  }
+
+  get firstUserText(): string | undefined {
+    const session = this.host.live().session;
+    const saved = session.savedView;
+    return (saved ? saved.content.firstUserText : firstUserText(session.index)) ?? undefined;
   }
 
   get mtimeMs(): number {

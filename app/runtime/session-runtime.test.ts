@@ -587,8 +587,6 @@ describe("SessionRuntime: no leaks", () => {
       if (descriptorsAfterTwo !== null) expect(openDescriptorCount()).toBe(descriptorsAfterTwo);
       expect(openMarks.openPaths()).toEqual([pathB]);
       expect(recent.list().map((item) => item.path)).toEqual([pathB, pathA]);
-      // The title follows a moment after the switch (see window-title.ts).
-      await new Promise((resolve) => setImmediate(resolve));
       expect(titles.at(-1)).toBe("Question 1 — project — Arbor");
 
       await runtime.close();

@@ -94,6 +94,8 @@ export interface SessionViewContent {
   bytes: number;
   /** The header's `parentSession`: the path of the file this one was forked from, as written. */
   parentSession: string | null;
+  /** What names it until it has a name (a window's title): `firstUserText`. */
+  firstUserText: string | null;
 }
 
 export function sessionViewContent(index: SessionIndex): SessionViewContent {
@@ -108,7 +110,20 @@ export function sessionViewContent(index: SessionIndex): SessionViewContent {
     problems: [...index.problems],
     bytes: index.byteLength,
     parentSession: index.parentSession ?? null,
+    firstUserText: firstUserText(index),
   };
+}
+
+/** The preview of the session's first user message, at most 80 characters; null without one. */
+export function firstUserText(index: SessionIndex): string | null {
+  for (const entry of index.entries) {
+    if (entry.type !== "message") continue;
+    const role = (entry.message as { role?: unknown } | undefined)?.role;
+    if (role !== "user") continue;
+    const preview = index.facts(entry.id)?.preview;
+    if (preview) return preview.length > 80 ? `${preview.slice(0, 79)}…` : preview;
+  }
+  return null;
 }
 
 /** What changed in a cache's node views since its last update. */
@@ -185,6 +200,16 @@ export class TreeNodeViewCache {
       this.pending = null;
     }
     return this.ordered;
+  }
+
+  /**
+   * Known views (`fromKnown`) are those of `index`, as it is now: built from
+   * the same bytes. An append that extends it in place then costs only what
+   * it adds and changes (the known views are decoded for the comparison), not
+   * a comparison of every node. Ignored for any other index.
+   */
+  adopt(index: SessionIndex): void {
+    if (this.index === null && this.byteLength >= 0 && this.isCurrent(index)) this.index = index;
   }
 
   /** Whether the views are those of `index` as it is now. */

@@ -1,15 +1,12 @@
 /**
  * Keeps the window title saying which session is open: its name (or, until
  * it has one, its first user message), and the project folder. The host
- * decides what a title is (Electron: the window's; serve has none).
- *
- * A session that just started is titled a moment later, once the open has
- * been answered: its index may not be built yet (a saved view is sent
- * without it), and the title needs it.
+ * decides what a title is (Electron: the window's; serve has none). It
+ * reads what a saved view holds when the session has one, so an open from
+ * it builds no index for the title.
  */
 
 import { basename } from "node:path";
-import type { SessionIndex } from "../../../shared/session/tree-index.ts";
 import type { ArborExtension, SessionAccess } from "../extension.ts";
 
 export const WINDOW_TITLE_EXTENSION_ID = "arbor.window-title";
@@ -26,11 +23,7 @@ export function createWindowTitleExtension(setTitle: (title: string) => void): A
         shown = title;
         setTitle(title);
       };
-      context.on("session_start", () => {
-        setImmediate(() => {
-          if (!context.isStale) update();
-        });
-      });
+      context.on("session_start", update);
       context.session.onDidAppend(update);
       context.session.onDidReload(update);
       context.on("session_shutdown", (event) => {
@@ -41,20 +34,8 @@ export function createWindowTitleExtension(setTitle: (title: string) => void): A
 }
 
 /** `<name or first message> — <project folder> — Arbor`. */
-export function windowTitle(session: Pick<SessionAccess, "index" | "path" | "cwd">): string {
-  const index = session.index;
-  const what = index.sessionName ?? firstUserText(index) ?? basename(session.path);
+export function windowTitle(session: Pick<SessionAccess, "name" | "firstUserText" | "path" | "cwd">): string {
+  const what = session.name ?? session.firstUserText ?? basename(session.path);
   const project = session.cwd ? basename(session.cwd) || session.cwd : "";
   return [what, project, APP_TITLE].filter(Boolean).join(" — ");
-}
-
-function firstUserText(index: SessionIndex): string | undefined {
-  for (const entry of index.entries) {
-    if (entry.type !== "message") continue;
-    const role = (entry.message as { role?: unknown } | undefined)?.role;
-    if (role !== "user") continue;
-    const preview = index.facts(entry.id)?.preview;
-    if (preview) return preview.length > 80 ? `${preview.slice(0, 79)}…` : preview;
-  }
-  return undefined;
 }
