@@ -407,8 +407,13 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
     afterReplies(() => {
       if (runtime.session !== session || lifetime.isDisposed) return;
       try {
-        // Reading the index builds it.
-        void session.index;
+        // Reading the index builds it; a look at the file then says whether it read the view's bytes.
+        const index = session.index;
+        session.refresh();
+        const state = viewState;
+        if (state?.session === session && state.saved && session.savedView === state.saved.view) {
+          state.nodes.adopt(index);
+        }
       } catch (error) {
         options.onInternalError?.(error, "session.index");
       }

@@ -11,7 +11,7 @@ import { buildSessionIndex } from "../../shared/session/tree-index.ts";
 import { contentHash } from "../store/content-hash.ts";
 import { readAt } from "../store/follower.ts";
 import type { ParseCache } from "../store/parse-cache.ts";
-import { savedViewOf } from "../store/saved-view.ts";
+import { savedViewInSteps } from "../store/saved-view.ts";
 import { READ_CHUNK_BYTES, readLines } from "./read-lines.ts";
 import { SessionSummarizer, type SessionSummary } from "./session-summary.ts";
 import { TermSet } from "./tokenize.ts";
@@ -184,11 +184,9 @@ class ParseSaver {
     await yieldToOtherWork();
     const reader = new BodyReader(path);
     try {
-      const view = savedViewOf(
-        buildSessionIndex(parsed, (offset, length) => reader.read(offset, length)),
-        digest,
-      );
-      if (sameFile(path, read)) cache.saveView(path, view);
+      const index = buildSessionIndex(parsed, (offset, length) => reader.read(offset, length));
+      const view = await savedViewInSteps(index, digest, yieldToOtherWork);
+      if (view && sameFile(path, read)) cache.saveView(path, view);
     } catch {
       // The file changed under the reads (or went away): the first open saves its view instead.
     } finally {

@@ -18,7 +18,7 @@ import {
 import { contentHash } from "./content-hash.ts";
 import type { ParseCache } from "./parse-cache.ts";
 import { READ_CHUNK_BYTES } from "./read-session-file.ts";
-import { type SavedView, savedViewOf } from "./saved-view.ts";
+import { type Pause, type SavedView, savedViewInSteps, savedViewOf } from "./saved-view.ts";
 
 export interface OpenedSession {
   /**
@@ -36,6 +36,8 @@ export interface OpenedSession {
    * The saved view of exactly the file's bytes at the open (see
    * `saved-view.ts`), when the parse cache had one: the explorer sends it
    * instead of building the view, and the index waits until it is needed.
+   * Nothing else here holds it: a store takes it (and sets this to
+   * undefined), and lets it go once the index has moved on.
    */
   savedView: SavedView | undefined;
   /**
@@ -47,11 +49,14 @@ export interface OpenedSession {
   /**
    * Saves what this open learned to the parse cache, for the next open: the
    * parse, the view, or both; undefined when there is nothing new worth
-   * saving. The caller picks the moment: it costs about a tenth of the parse,
-   * on the main thread. Nothing is saved once the index has grown past the
-   * bytes read here (its view would not be theirs).
+   * saving. The caller picks the moment: the parse costs about a tenth of
+   * parsing, the view as much again (node views, their wire form, the
+   * leaf's context), on the main thread. With `pause`, the view is built in
+   * steps with pauses between them; without, at once. Nothing is saved once
+   * the index has grown past the bytes read here (its view would not be
+   * theirs).
    */
-  saveForNextOpen: (() => void) | undefined;
+  saveForNextOpen: ((pause?: Pause) => Promise<void>) | undefined;
   close(): void;
 }
 
@@ -112,6 +117,8 @@ export function openSessionFile(path: string, options: OpenSessionFileOptions = 
     };
     const view = cache?.loadView(path);
     if (cache && view && view.content.bytes === size && digestOf(fd, size) === view.digest) {
+      // Only the digest is kept here: the view itself goes with `savedView`, to whoever takes it.
+      const digest = view.digest;
       let read: FileRead | undefined;
       const load = (): FileRead => {
         if (!open) throw new Error(`${path} is closed`);
@@ -129,11 +136,11 @@ export function openSessionFile(path: string, options: OpenSessionFileOptions = 
         },
         savedView: view,
         get matchesSavedView() {
-          return read === undefined || read.digest === view.digest;
+          return read === undefined || read.digest === digest;
         },
-        saveForNextOpen: () => {
+        saveForNextOpen: async () => {
           // The parse, if this open had to make one (there is no saved parse of these bytes).
-          if (read?.toSave && read.digest === view.digest) cache.save(path, read.toSave, view.digest);
+          if (read?.toSave && read.digest === digest) cache.save(path, read.toSave, digest);
         },
         close,
       };
@@ -141,17 +148,20 @@ export function openSessionFile(path: string, options: OpenSessionFileOptions = 
     const read =
       (cache && readFromSaved(fd, size, cache.load(path), mode, readBody)) ||
       readWhole(fd, mode, cache ? Infinity : undefined, readBody);
-    let saveForNextOpen: (() => void) | undefined;
+    let saveForNextOpen: OpenedSession["saveForNextOpen"];
     if (cache && read.digest !== undefined) {
       const { index, digest, toSave } = read;
       const entryCount = index.entries.length;
       const byteLength = index.byteLength;
-      saveForNextOpen = () => {
+      // An index extended in place since (a follower read an append) has moved past these bytes.
+      const unchanged = () => index.entries.length === entryCount && index.byteLength === byteLength;
+      saveForNextOpen = async (pause) => {
         if (toSave) cache.save(path, toSave, digest);
-        // An index extended in place since (a follower read an append) has moved past these bytes.
-        if (index.entries.length === entryCount && index.byteLength === byteLength) {
-          cache.saveView(path, savedViewOf(index, digest));
-        }
+        if (!unchanged()) return;
+        const view = pause
+          ? await savedViewInSteps(index, digest, pause, unchanged)
+          : savedViewOf(index, digest);
+        if (view && unchanged()) cache.saveView(path, view);
       };
     }
     return {

@@ -68,7 +68,7 @@ export interface ParseCache {
   readonly minBytes: number;
   /** The saved parse of `path`, if there is one and it reads back whole. Not yet checked against the file. */
   load(path: string): SavedParse | undefined;
-  /** Whether `path` has a saved parse and a saved view (current or not). */
+  /** Whether `path` has a saved parse (current or not). */
   has(path: string): boolean;
   /**
    * Saves the parse of `path`'s first `parsed.byteLength` bytes (SHA-256 `digest`).
@@ -133,7 +133,7 @@ export function createParseCache(dir: string, options: { minBytes?: number } = {
       }
     },
     has(path) {
-      return existsSync(fileOf(path)) && existsSync(viewFileOf(path));
+      return existsSync(fileOf(path));
     },
     save(path, parsed, digest) {
       const saved = encodeSavedParse(path, parsed, digest);

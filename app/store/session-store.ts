@@ -27,7 +27,7 @@ import {
   SessionFollower,
   sampleFile,
 } from "./follower.ts";
-import { defaultMode, openSessionFile } from "./open-session-file.ts";
+import { defaultMode, type OpenedSession, openSessionFile } from "./open-session-file.ts";
 import type { ParseCache } from "./parse-cache.ts";
 import type { SavedView } from "./saved-view.ts";
 
@@ -132,7 +132,7 @@ interface OpenFile {
   /** False when the index, built after the open, read other bytes than the saved view's (see `OpenedSession`). */
   readonly matchesSavedView: boolean;
   /** Saves the parse and view for the next open (see `OpenedSession.saveForNextOpen`). */
-  saveForNextOpen: (() => void) | undefined;
+  saveForNextOpen: OpenedSession["saveForNextOpen"];
   /** Our own read-only descriptor on the same inode the index was read from. */
   fd: number;
   close(): void;
@@ -174,8 +174,11 @@ function openFollowable(
       }
       return loaded;
     };
-    if (!opened.savedView) load();
-    const size = opened.savedView ? opened.savedView.content.bytes : opened.index.byteLength;
+    // Taken: the store holds the saved view only while its index is what the view describes.
+    const savedView = opened.savedView;
+    opened.savedView = undefined;
+    if (!savedView) load();
+    const size = savedView ? savedView.content.bytes : opened.index.byteLength;
     return {
       get index() {
         return load().index;
@@ -191,7 +194,7 @@ function openFollowable(
       },
       mode,
       known: { size, mtimeMs: opened.mtimeMs, ino: opened.ino, dev: stats.dev },
-      savedView: opened.savedView,
+      savedView,
       get matchesSavedView() {
         return opened.matchesSavedView;
       },
@@ -241,12 +244,24 @@ export class SessionStore implements Disposable {
     return store;
   }
 
-  /** Saves a fresh parse a little later, so the open itself is not slowed (dropped if the store closes first). */
+  /**
+   * Saves a fresh parse (and view) a little later, so the open itself is not
+   * slowed, letting other work run between the view's steps; dropped if the
+   * store closes first.
+   */
   private scheduleParseSave(): void {
     clearTimeout(this.parseSave);
     const save = this.file.saveForNextOpen;
     if (!save) return;
-    this.parseSave = setTimeout(save, this.options.parseSaveDelayMs ?? PARSE_SAVE_DELAY_MS);
+    const pause = () =>
+      new Promise<void>((resolve, reject) =>
+        setImmediate(() => (this.disposed ? reject(new StoreDisposedError(this.path)) : resolve())),
+      );
+    this.parseSave = setTimeout(() => {
+      save(pause).catch(() => {
+        // Closed meanwhile, or the folder cannot be written: the next open parses again.
+      });
+    }, this.options.parseSaveDelayMs ?? PARSE_SAVE_DELAY_MS);
     this.parseSave.unref?.();
   }
 
@@ -336,14 +351,11 @@ export class SessionStore implements Disposable {
   /** Looks at the file now and brings the index up to date (a follower calls this; so can anyone). */
   sync(): SyncResult {
     this.assertLive();
+    // Built now if it was not (an open from a saved view): with the samples of the bytes it read.
+    const samples = this.file.samples;
     // The index was built after the open from other bytes than the view sent then: read it again, as after a rewrite.
     if (!this.missing && !this.file.matchesSavedView) return this.reload("rewritten");
-    const change = inspectFile(
-      this.path,
-      this.file.fd,
-      this.missing ? null : this.file.known,
-      this.file.samples,
-    );
+    const change = inspectFile(this.path, this.file.fd, this.missing ? null : this.file.known, samples);
     switch (change.kind) {
       case "missing":
         return { kind: "missing" };

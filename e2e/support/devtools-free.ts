@@ -67,10 +67,14 @@ export async function measureWithoutDevtools<T>(run: DevtoolsFreeRun): Promise<T
     // Its own process group, so that its helpers (renderers, the crash handler) go with it.
     { stdio: "ignore", detached: true },
   );
-  const exit = new Promise<number | null>((resolve) => chromium.once("exit", resolve));
+  const exit = new Promise<unknown>((resolve) => {
+    chromium.once("exit", resolve);
+    // It could not start (no binary): `exit` may never come.
+    chromium.once("error", resolve);
+  });
   try {
     const exitedEarly = exit.then((code) => {
-      throw new Error(`Chromium exited (${String(code)}) before the driver reported`);
+      throw new Error(`Chromium ended (${String(code)}) before the driver reported`);
     });
     exitedEarly.catch(() => {});
     return await Promise.race([readReport<T>(profile, run.timeoutMs), exitedEarly]);
@@ -116,9 +120,9 @@ async function readReport<T>(profile: string, timeoutMs: number): Promise<T> {
     for (const target of targets) {
       if (target.type !== "page") continue;
       last = target.title;
-      const report = decodeURIComponent(last.slice(last.indexOf(" ") + 1));
-      if (last.startsWith(DONE_PREFIX)) return JSON.parse(report) as T;
-      if (last.startsWith(FAILED_PREFIX)) throw new Error(`The measurement failed: ${report}`);
+      const report = () => decodeURIComponent(last.slice(last.indexOf(" ") + 1));
+      if (last.startsWith(`${DONE_PREFIX} `)) return JSON.parse(report()) as T;
+      if (last.startsWith(`${FAILED_PREFIX} `)) throw new Error(`The measurement failed: ${report()}`);
     }
   }
   throw new Error(`The measurement did not report within ${timeoutMs} ms (the page's title: "${last}")`);

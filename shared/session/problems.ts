@@ -85,7 +85,7 @@ export function isProblemShaped(value: unknown): value is Problem {
   const { kind, severity, line, message } = value as Record<string, unknown>;
   return (
     typeof kind === "string" &&
-    kind in SEVERITY &&
+    Object.hasOwn(SEVERITY, kind) &&
     typeof severity === "string" &&
     Number.isSafeInteger(line) &&
     typeof message === "string"
