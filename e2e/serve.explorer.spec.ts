@@ -607,9 +607,22 @@ test("each tab keeps its own session, and a reload opens it again", async ({ pag
   // The address names the open session: a reload opens it again.
   const damagedId = await sessionRow(other, DAMAGED).getAttribute("data-session-id");
   await expect.poll(() => new URL(other.url()).searchParams.get("session")).toBe(damagedId);
+  expect(new URL(other.url()).searchParams.get("leaf")).toBeNull();
   await other.reload();
   await expect(sessionRow(other, DAMAGED)).toHaveAttribute("aria-current", "true");
   await expectPreviewOf(other, leafOf(damaged));
+  // And the entry selected in it, when that is not the leaf: the reload selects it again.
+  await other.bringToFront();
+  await graphPanel(other).focus();
+  await other.keyboard.press("ArrowUp");
+  await other.keyboard.press("Enter");
+  await expect(preview(other)).not.toHaveAttribute("data-leaf-id", leafOf(damaged));
+  const picked = await preview(other).getAttribute("data-leaf-id");
+  await expectPreviewOf(other, picked!);
+  await expect.poll(() => new URL(other.url()).searchParams.get("leaf")).toBe(picked);
+  await other.reload();
+  await expect(sessionRow(other, DAMAGED)).toHaveAttribute("aria-current", "true");
+  await expectPreviewOf(other, picked!);
   await other.close();
 });
 

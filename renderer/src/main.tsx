@@ -37,22 +37,29 @@ async function main() {
     return;
   }
   const stores = createStores();
-  // In a browser (arbor serve) the address names the open session, so a reload (or a bookmark) opens it again.
+  // In a browser (arbor serve) the address names the open session and the entry selected in it (unless it is
+  // the file's leaf), so a reload (or a bookmark) opens them again.
   const inBrowser = window.location.protocol === "http:" || window.location.protocol === "https:";
+  let addressWanted: { sessionId: string; leafId: string | null } | null = null;
+  const showInAddress = (sessionId: string, leafId: string | null) => {
+    const pending = addressWanted !== null;
+    addressWanted = { sessionId, leafId };
+    if (pending) return;
+    // When the page is idle, once for a run of selections: measured here, replaceState held the main thread
+    // for ~100 ms while a 100k-entry session was being drawn.
+    whenIdle(() => {
+      const wanted = addressWanted!;
+      addressWanted = null;
+      const params = new URLSearchParams(window.location.search);
+      if (params.get("session") === wanted.sessionId && params.get("leaf") === wanted.leafId) return;
+      params.set("session", wanted.sessionId);
+      if (wanted.leafId === null) params.delete("leaf");
+      else params.set("leaf", wanted.leafId);
+      window.history.replaceState(window.history.state, "", `?${params.toString()}`);
+    });
+  };
   const controller = createController(connected.client, stores, {
-    showInAddress: inBrowser
-      ? (sessionId) => {
-          // When the page is idle: measured here, replaceState held the main thread for ~100 ms
-          // while a 100k-entry session was being drawn.
-          whenIdle(() => {
-            const params = new URLSearchParams(window.location.search);
-            if (params.get("session") === sessionId && !params.has("leaf")) return;
-            params.set("session", sessionId);
-            params.delete("leaf");
-            window.history.replaceState(window.history.state, "", `?${params.toString()}`);
-          });
-        }
-      : undefined,
+    showInAddress: inBrowser ? showInAddress : undefined,
   });
   connected.onClose((reason) => controller.notify("error", `${reason} Reload the page to reconnect.`));
   const openDropped = connected.openDroppedFile;

@@ -45,8 +45,12 @@ export interface ControllerOptions {
   writeClipboard?: (text: string) => Promise<void>;
   /** Sessions with this many entries or more search once typing pauses (`searchPauseMs`). */
   searchAsTypedBelow?: number;
-  /** Told each session the window shows, so the address can name it (a reload in a browser opens it again). */
-  showInAddress?: ((sessionId: string) => void) | undefined;
+  /**
+   * Told each session the window shows, and the entry selected in it when
+   * that is not the file's leaf, so the address can name them (a reload in a
+   * browser opens them again).
+   */
+  showInAddress?: ((sessionId: string, leafId: string | null) => void) | undefined;
 }
 
 /** From this many entries on, each search redraws a graph large enough to feel on every key. */
@@ -689,8 +693,13 @@ export function createController(
     );
     disposers.push(
       session.subscribe((state, previous) => {
-        const shown = state.view?.sessionId;
-        if (shown !== undefined && shown !== previous.view?.sessionId) options.showInAddress?.(shown);
+        const view = state.view;
+        if (!view || !options.showInAddress) return;
+        const leaf = state.selectedId === view.leafId ? null : state.selectedId;
+        const before = previous.view;
+        const leafBefore = before && previous.selectedId !== before.leafId ? previous.selectedId : null;
+        if (view.sessionId !== before?.sessionId || leaf !== leafBefore)
+          options.showInAddress(view.sessionId, leaf);
       }),
     );
     // The context and the inspector follow the selection (and the agent/llm toggle).

@@ -121,7 +121,7 @@ describe("the controller", () => {
     controller.dispose();
   });
 
-  it("tells the address each session it shows, once, so a reload in a browser opens it again", async () => {
+  it("tells the address each session it shows and the entry selected unless it is the leaf, so a reload opens them again", async () => {
     const client = createFakeClient([
       { sessionId: "one", text: sessionText(conversation(3)) },
       { sessionId: "two", text: sessionText(conversation(4)) },
@@ -129,15 +129,17 @@ describe("the controller", () => {
     const shown: string[] = [];
     const controller = createController(client, createStores(), {
       location,
-      showInAddress: (sessionId) => shown.push(sessionId),
+      showInAddress: (sessionId, leafId) => shown.push(`${sessionId} ${leafId ?? "(leaf)"}`),
     });
     await controller.start();
     await controller.openSession("one");
     controller.select("u1");
+    controller.select("u1");
+    // Following the leaf, the selection moves to the new entry: the file's leaf again.
     client.append("one", [{ type: "message", message: { role: "user", content: "more", timestamp: 1 } }]);
     await settle();
     await controller.openSession("two");
-    expect(shown).toEqual(["one", "two"]);
+    expect(shown).toEqual(["one (leaf)", "one u1", "one (leaf)", "two (leaf)"]);
     controller.dispose();
   });
 
