@@ -3,7 +3,18 @@
  * are not trusted to match their types: every field is checked before use.
  */
 
-import { memo, type MouseEvent, type ReactNode, useId, useLayoutEffect, useRef, useState } from "react";
+import {
+  createContext,
+  memo,
+  type MouseEvent,
+  type ReactNode,
+  useContext,
+  useId,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
 import { isRecord } from "../../../shared/session/index.ts";
 import { lineDiff } from "./diff.ts";
 import { MarkdownText } from "./markdown.tsx";
@@ -41,13 +52,22 @@ export function ImageBlock({ block }: { block: Json }) {
 }
 
 /**
+ * The texts of each message the reader chose to see whole, by message: the
+ * preview's rows unmount as they scroll away and must come back as they were.
+ * Kept as long as the message object (a context read again starts folded).
+ */
+const shownWholeByMessage = new WeakMap<object, Set<string>>();
+const ShownWhole = createContext<Set<string> | null>(null);
+
+/**
  * Plain text, collapsed past a few lines. The first lines are ordinary text
  * (selecting them toggles nothing); a button shows the rest and then hides it
  * again. The rest stays in the page while hidden, as find-in-page and copying
- * the whole message expect.
+ * the whole message expect. Inside a `MessageView`, its state outlives it.
  */
 export function CollapsibleText({ text, className }: { text: string; className?: string }) {
-  const [expanded, setExpanded] = useState(false);
+  const shownWhole = useContext(ShownWhole);
+  const [expanded, setExpanded] = useState(() => shownWhole?.has(text) ?? false);
   const textId = useId();
   const toggle = useRef<HTMLButtonElement>(null);
   const collapsing = useRef(false);
@@ -73,6 +93,8 @@ export function CollapsibleText({ text, className }: { text: string; className?:
         aria-controls={textId}
         onClick={() => {
           collapsing.current = expanded;
+          if (expanded) shownWhole?.delete(text);
+          else shownWhole?.add(text);
           setExpanded(!expanded);
         }}
       >
@@ -307,8 +329,19 @@ export const MessageView = memo(function MessageView({
   tokenEstimate,
   onReveal,
 }: MessageViewProps) {
-  const body: Json = isRecord(message) ? message : { role: "unknown", value: message };
+  const body: Json = useMemo(
+    () => (isRecord(message) ? message : { role: "unknown", value: message }),
+    [message],
+  );
   const role = str(body.role) || "unknown";
+  const shownWhole = useMemo(() => {
+    let shown = shownWholeByMessage.get(body);
+    if (!shown) {
+      shown = new Set();
+      shownWholeByMessage.set(body, shown);
+    }
+    return shown;
+  }, [body]);
   return (
     // A click anywhere on the message is the mouse's shortcut; the message is no tab stop.
     // biome-ignore lint/a11y/useKeyWithClickEvents: the id link in the header is the keyboard path to the same action
@@ -341,7 +374,9 @@ export const MessageView = memo(function MessageView({
         ) : null}
       </header>
       <div className="message-body">
-        <MessageBody message={body} />
+        <ShownWhole.Provider value={shownWhole}>
+          <MessageBody message={body} />
+        </ShownWhole.Provider>
       </div>
     </article>
   );

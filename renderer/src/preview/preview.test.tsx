@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import "../testing/setup.ts";
-import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   buildSessionContext,
@@ -11,7 +11,7 @@ import {
 } from "../../../shared/session/index.ts";
 import { generatedSessions, renderExplorer } from "../testing/render-explorer.tsx";
 import { assistant, conversation, type HandEntry, sessionText, user } from "../testing/sessions.ts";
-import { COLLAPSE_LINES } from "./message-view.tsx";
+import { COLLAPSE_LINES, MessageView } from "./message-view.tsx";
 import { LINE_SCROLL } from "./context-preview.tsx";
 
 function items(region: HTMLElement) {
@@ -313,6 +313,30 @@ describe("the context preview", () => {
     expect(rest.hidden).toBe(true);
     expect(more.getAttribute("aria-expanded")).toBe("false");
     explorer.unmount();
+  });
+
+  it("a long output shown whole is still shown whole when its row comes back (rows unmount as they scroll away)", () => {
+    const message = { role: "toolResult", toolName: "bash", content: [{ type: "text", text: lines(30) }] };
+    const other = { role: "toolResult", toolName: "bash", content: [{ type: "text", text: lines(30) }] };
+    const row = (shown: unknown) =>
+      render(<MessageView message={shown} entryId="t0" index={0} tokenEstimate={null} onReveal={() => {}} />);
+    const first = row(message);
+    fireEvent.click(within(first.container).getByRole("button", { name: "Show all 30 lines" }));
+    first.unmount();
+    const again = row(message);
+    expect(within(again.container).getByRole("button", { name: "Show fewer lines" })).toBeTruthy();
+    again.unmount();
+    // Another message (a context read again) starts folded.
+    const fresh = row(other);
+    expect(within(fresh.container).getByRole("button", { name: "Show all 30 lines" })).toBeTruthy();
+    fresh.unmount();
+    // Folded again, it comes back folded.
+    const third = row(message);
+    fireEvent.click(within(third.container).getByRole("button", { name: "Show fewer lines" }));
+    third.unmount();
+    const fourth = row(message);
+    expect(within(fourth.container).getByRole("button", { name: "Show all 30 lines" })).toBeTruthy();
+    fourth.unmount();
   });
 
   describe("in a virtualised list", () => {
