@@ -190,8 +190,11 @@ test("under Playwright, opening the 100k-entry session takes at most 20x the 1k 
   expect(openRatio!).toBeLessThanOrEqual(OPEN_RATIO_GUARD);
 });
 
-/** More rounds than under Playwright: they are cheap here, and the medians steadier. */
-const DEVTOOLS_FREE_ROUNDS = 5;
+/**
+ * More rounds than under Playwright: they are cheap here, and a fresh page's first one or two opens of
+ * the 100k session are its slowest (1.7-2.4 s against 0.6-0.9 s after, as its code warms up).
+ */
+const DEVTOOLS_FREE_ROUNDS = 7;
 
 test("opening the 100k-entry session takes at most 8x the 1k one, timed with no DevTools attached", async () => {
   // Where the time goes at 100k (measured): the library scan saved the 40 MB file's parse and the view
