@@ -142,9 +142,9 @@ export interface SessionLibrary {
   /**
    * Brings one listed file's summary up to its end by reading only what was
    * appended since (for a file the caller follows and knows to have only
-   * grown, such as the session open in a window). Its search terms are read
-   * again by the next scan, which the next search runs first. Undefined when
-   * the file is not listed, or is no longer the file that was read.
+   * grown, such as the session open in a window). Its search terms wait for
+   * the next scan, which reads the file whole. Undefined when the file is not
+   * listed, or is no longer the file that was read.
    */
   refresh(path: string): Promise<LibrarySession | undefined>;
   /** Entries matching all the query's words (each word matches as a prefix). */
@@ -159,10 +159,7 @@ interface Known extends CachedFile {
   root: string;
   /** False for an unreadable file: it is tried again next time and never cached. */
   cacheable: boolean;
-  /**
-   * The search index lacks some of its terms (its document was lost with the
-   * index file, or it grew since it was read): the file is read again for them.
-   */
+  /** Its index document was lost with the index file: the file is read again for its terms. */
   needsTerms: boolean;
 }
 
@@ -527,8 +524,6 @@ export function createSessionLibrary(options: SessionLibraryOptions): SessionLib
       if (extended !== base) {
         grown.set(path, extended);
         listing = null;
-        // The words appended are not in the search index yet: a search first reads the file again for them.
-        entry.needsTerms = true;
       }
       return sessionAt(path);
     },
