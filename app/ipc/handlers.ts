@@ -408,12 +408,12 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
       if (runtime.session !== session || lifetime.isDisposed) return;
       try {
         // Reading the index builds it; a look at the file then says whether it read the view's bytes.
+        const saved = session.savedView;
         const index = session.index;
         session.refresh();
         const state = viewState;
-        if (state?.session === session && state.saved && session.savedView === state.saved.view) {
-          state.nodes.adopt(index);
-        }
+        const unchanged = saved !== undefined && session.savedView === saved && session.index === index;
+        if (unchanged && state?.session === session && state.saved?.view === saved) state.nodes.adopt(index);
       } catch (error) {
         options.onInternalError?.(error, "session.index");
       }

@@ -61,7 +61,7 @@ export async function scanSessionFile(path: string, options: ScanFileOptions): P
       options.signal,
     );
     const summary = summarizer.finish(path, signature);
-    if (saving && !summary.error) await saving.saveAs(cache!, path, signature);
+    if (saving && !summary.error) await saving.saveAs(cache!, path, signature, options.signal);
     return { summary, terms: summary.error || !termSet ? null : termSet.terms };
   } catch (error) {
     options.signal?.throwIfAborted();
@@ -174,7 +174,7 @@ class ParseSaver {
    * were too long to parse in the scan from the file: it is saved only if
    * the file is still the one read (`read`: its size, time and inode then).
    */
-  async saveAs(cache: ParseCache, path: string, read: FileSignature): Promise<void> {
+  async saveAs(cache: ParseCache, path: string, read: FileSignature, signal?: AbortSignal): Promise<void> {
     if (this.given || this.bytes !== read.size) return;
     const parsed = this.parser.end();
     const digest = this.hash.digest("hex");
@@ -185,7 +185,7 @@ class ParseSaver {
     const reader = new BodyReader(path);
     try {
       const index = buildSessionIndex(parsed, (offset, length) => reader.read(offset, length));
-      const view = await savedViewInSteps(index, digest, yieldToOtherWork);
+      const view = await savedViewInSteps(index, digest, yieldToOtherWork, () => !signal?.aborted);
       if (view && sameFile(path, read)) cache.saveView(path, view);
     } catch {
       // The file changed under the reads (or went away): the first open saves its view instead.

@@ -285,9 +285,22 @@ describe("the store, opened from a saved view", () => {
     // Rewritten before anything asked for the index: the first look at the file builds it, and sees.
     writeFileSync(path, readFileSync(path, "utf8").replace("question 9", "Question 9"));
     const result = store.sync();
+    expect(store.savedView).toBeUndefined();
     expect(result).toMatchObject({ kind: "reloaded", event: { reason: "rewritten" } });
     expect(snapshot(store.index)).toEqual(snapshot(freshIndex(path)));
     expect(store.sync().kind).toBe("unchanged");
+    store.dispose();
+  });
+
+  it("an index built from other bytes than the view's lets the view go before the file is looked at again", () => {
+    const path = writeFile(fileText(sessionLines(30)));
+    const { cache } = freshCache();
+    openAndSave(path, cache);
+    const store = SessionStore.open(path, { mode: "structure-with-facts", parseCache: cache });
+    writeFileSync(path, readFileSync(path, "utf8").replace("answer 12", "Answer 12"));
+    void store.index;
+    expect(store.savedView).toBeUndefined();
+    expect(store.sync()).toMatchObject({ kind: "reloaded", event: { reason: "rewritten" } });
     store.dispose();
   });
 

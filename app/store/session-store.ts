@@ -253,9 +253,14 @@ export class SessionStore implements Disposable {
     clearTimeout(this.parseSave);
     const save = this.file.saveForNextOpen;
     if (!save) return;
+    // Stops when the store closes, or when the file it is saving for was read again (a reload).
     const pause = () =>
       new Promise<void>((resolve, reject) =>
-        setImmediate(() => (this.disposed ? reject(new StoreDisposedError(this.path)) : resolve())),
+        setImmediate(() => {
+          if (this.disposed) reject(new StoreDisposedError(this.path));
+          else if (this.file.saveForNextOpen !== save) reject(new Error(`${this.path} was read again`));
+          else resolve();
+        }),
       );
     this.parseSave = setTimeout(() => {
       save(pause).catch(() => {
@@ -278,7 +283,8 @@ export class SessionStore implements Disposable {
    * there while the index is the one read at the open, gone once it changes.
    */
   get savedView(): SavedView | undefined {
-    return this.file.savedView;
+    // An index built after the open from other bytes is not the view's (the next sync reloads the file).
+    return this.file.matchesSavedView ? this.file.savedView : undefined;
   }
 
   /** The header's `cwd` ("" when it has none), known without the index while there is a saved view. */

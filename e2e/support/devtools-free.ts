@@ -77,7 +77,7 @@ export async function measureWithoutDevtools<T>(run: DevtoolsFreeRun): Promise<T
       throw new Error(`Chromium ended (${String(code)}) before the driver reported`);
     });
     exitedEarly.catch(() => {});
-    return await Promise.race([readReport<T>(profile, run.timeoutMs), exitedEarly]);
+    return await Promise.race([readReport<T>(profile, run.timeoutMs, exit), exitedEarly]);
   } finally {
     try {
       process.kill(-chromium.pid!, "SIGKILL");
@@ -103,11 +103,15 @@ function writeExtension(dir: string, driver: string): void {
 }
 
 /** Polls Chromium's target list (HTTP, no attachment) until the page's title carries the report. */
-async function readReport<T>(profile: string, timeoutMs: number): Promise<T> {
+async function readReport<T>(profile: string, timeoutMs: number, exit: Promise<unknown>): Promise<T> {
   const deadline = Date.now() + timeoutMs;
+  let ended = false;
+  void exit.then(() => {
+    ended = true;
+  });
   const portFile = join(profile, "DevToolsActivePort");
   let last = "";
-  while (Date.now() < deadline) {
+  while (Date.now() < deadline && !ended) {
     await new Promise((resolve) => setTimeout(resolve, 250));
     if (!existsSync(portFile)) continue;
     const port = readFileSync(portFile, "utf8").split("\n")[0];

@@ -19,7 +19,7 @@ import type { ContextView } from "../../../shared/ipc/contract.ts";
 import { messageToLlm } from "../../../shared/session/index.ts";
 import { useContextPreview, useController, useSession } from "../state/hooks.tsx";
 import type { ContextMode } from "../state/stores.ts";
-import { MessageView } from "./message-view.tsx";
+import { MessageView, type ShownWhole, ShownWholeContext } from "./message-view.tsx";
 import { nodeCount } from "../../../shared/ipc/wire.ts";
 
 /** Up to this many messages are rendered plainly; more are virtualised. */
@@ -388,6 +388,11 @@ export function ContextPreview() {
   const mode = useContextPreview((s) => s.forMode);
   const items = useMemo(() => (view ? previewItems(view, mode) : []), [view, mode]);
   const onReveal = useCallback((entryId: string) => controller.reveal(entryId), [controller]);
+  const shownWholeKeys = useContextPreview((s) => s.shownWhole);
+  const shownWhole = useMemo<ShownWhole>(
+    () => ({ has: (key) => shownWholeKeys.has(key), set: (key, shown) => controller.showWhole(key, shown) }),
+    [shownWholeKeys, controller],
+  );
 
   let body: ReactNode;
   if (!hasSession) body = <div className="empty">Open a session to see the context Pi would send.</div>;
@@ -405,6 +410,7 @@ export function ContextPreview() {
     body = <div className="empty">No messages: from here Pi would send nothing.</div>;
   else if (items.length > VIRTUALIZE_ABOVE) body = <VirtualList items={items} onReveal={onReveal} />;
   else body = <PlainList items={items} onReveal={onReveal} />;
+  body = <ShownWholeContext.Provider value={shownWhole}>{body}</ShownWholeContext.Provider>;
 
   const ready = status === "ready" && view !== null;
   return (

@@ -11,7 +11,6 @@ import {
   useContext,
   useId,
   useLayoutEffect,
-  useMemo,
   useRef,
   useState,
 } from "react";
@@ -52,22 +51,45 @@ export function ImageBlock({ block }: { block: Json }) {
 }
 
 /**
- * The texts of each message the reader chose to see whole, by message: the
- * preview's rows unmount as they scroll away and must come back as they were.
- * Kept as long as the message object (a context read again starts folded).
+ * Which long texts the reader chose to see whole, by key (the entry, its
+ * message's role, the text's place in the message): the preview's rows
+ * unmount as they scroll away, and a context read again (another leaf, an
+ * append) holds new message objects, but what was open stays open. The
+ * context preview provides it from its store; without it, each text keeps
+ * its own state.
  */
-const shownWholeByMessage = new WeakMap<object, Set<string>>();
-const ShownWhole = createContext<Set<string> | null>(null);
+export interface ShownWhole {
+  has(key: string): boolean;
+  set(key: string, shown: boolean): void;
+}
+export const ShownWholeContext = createContext<ShownWhole | null>(null);
+/** The entry (and role) whose message the texts inside belong to; null outside one. */
+const TextScope = createContext<string | null>(null);
 
 /**
  * Plain text, collapsed past a few lines. The first lines are ordinary text
  * (selecting them toggles nothing); a button shows the rest and then hides it
  * again. The rest stays in the page while hidden, as find-in-page and copying
- * the whole message expect. Inside a `MessageView`, its state outlives it.
+ * the whole message expect. `place` names which text of its message it is.
  */
-export function CollapsibleText({ text, className }: { text: string; className?: string }) {
-  const shownWhole = useContext(ShownWhole);
-  const [expanded, setExpanded] = useState(() => shownWhole?.has(text) ?? false);
+export function CollapsibleText({
+  text,
+  className,
+  place,
+}: {
+  text: string;
+  className?: string;
+  place: string;
+}) {
+  const shownWhole = useContext(ShownWholeContext);
+  const scope = useContext(TextScope);
+  const key = shownWhole !== null && scope !== null ? `${scope}\u0000${place}` : null;
+  const [shownHere, setShownHere] = useState(false);
+  const expanded = key === null ? shownHere : shownWhole!.has(key);
+  const setExpanded = (show: boolean) => {
+    if (key === null) setShownHere(show);
+    else shownWhole!.set(key, show);
+  };
   const textId = useId();
   const toggle = useRef<HTMLButtonElement>(null);
   const collapsing = useRef(false);
@@ -93,8 +115,6 @@ export function CollapsibleText({ text, className }: { text: string; className?:
         aria-controls={textId}
         onClick={() => {
           collapsing.current = expanded;
-          if (expanded) shownWhole?.delete(text);
-          else shownWhole?.add(text);
           setExpanded(!expanded);
         }}
       >
@@ -107,7 +127,11 @@ export function CollapsibleText({ text, className }: { text: string; className?:
 /** String or text/image block content (user, tool result, custom messages). */
 export function ContentView({ content, collapse = false }: { content: unknown; collapse?: boolean }) {
   if (typeof content === "string") {
-    return collapse ? <CollapsibleText text={content} /> : <div className="plain-text">{content}</div>;
+    return collapse ? (
+      <CollapsibleText text={content} place="content" />
+    ) : (
+      <div className="plain-text">{content}</div>
+    );
   }
   if (!Array.isArray(content)) return <div className="muted">(no content)</div>;
   if (content.length === 0) return <div className="muted">(empty)</div>;
@@ -118,7 +142,7 @@ export function ContentView({ content, collapse = false }: { content: unknown; c
         if (!isRecord(block)) return <pre key={key}>{JSON.stringify(block)}</pre>;
         if (block.type === "text")
           return collapse ? (
-            <CollapsibleText key={key} text={str(block.text)} />
+            <CollapsibleText key={key} text={str(block.text)} place={`content/${i}`} />
           ) : (
             <div key={key} className="plain-text">
               {str(block.text)}
@@ -149,7 +173,7 @@ function EditDiff({ path, oldText, newText }: { path: string; oldText: string; n
   );
 }
 
-function ToolCallView({ block }: { block: Json }) {
+function ToolCallView({ block, place }: { block: Json; place: string }) {
   const name = str(block.name) || "?";
   const args = isRecord(block.arguments) ? block.arguments : {};
   const path = str(args.path) || str(args.file_path);
@@ -175,7 +199,7 @@ function ToolCallView({ block }: { block: Json }) {
           <EditDiff key={i} path={path} oldText={edit.oldText} newText={edit.newText} />
         ))
       ) : (
-        <CollapsibleText className="json" text={JSON.stringify(args, null, 2)} />
+        <CollapsibleText className="json" text={JSON.stringify(args, null, 2)} place={place} />
       )}
     </div>
   );
@@ -202,7 +226,7 @@ function AssistantView({ message }: { message: Json }) {
             );
           }
           case "toolCall":
-            return <ToolCallView key={key} block={block} />;
+            return <ToolCallView key={key} block={block} place={`content/${i}`} />;
           default:
             return <pre key={key}>{JSON.stringify(block, null, 2)}</pre>;
         }
@@ -224,7 +248,7 @@ function BashView({ message }: { message: Json }) {
     <div className="bash">
       <pre className="bash-command">$ {str(message.command)}</pre>
       {str(message.output) ? (
-        <CollapsibleText text={str(message.output)} />
+        <CollapsibleText text={str(message.output)} place="output" />
       ) : (
         <div className="muted">(no output)</div>
       )}
@@ -329,19 +353,8 @@ export const MessageView = memo(function MessageView({
   tokenEstimate,
   onReveal,
 }: MessageViewProps) {
-  const body: Json = useMemo(
-    () => (isRecord(message) ? message : { role: "unknown", value: message }),
-    [message],
-  );
+  const body: Json = isRecord(message) ? message : { role: "unknown", value: message };
   const role = str(body.role) || "unknown";
-  const shownWhole = useMemo(() => {
-    let shown = shownWholeByMessage.get(body);
-    if (!shown) {
-      shown = new Set();
-      shownWholeByMessage.set(body, shown);
-    }
-    return shown;
-  }, [body]);
   return (
     // A click anywhere on the message is the mouse's shortcut; the message is no tab stop.
     // biome-ignore lint/a11y/useKeyWithClickEvents: the id link in the header is the keyboard path to the same action
@@ -374,9 +387,9 @@ export const MessageView = memo(function MessageView({
         ) : null}
       </header>
       <div className="message-body">
-        <ShownWhole.Provider value={shownWhole}>
+        <TextScope.Provider value={entryId === null ? null : `${entryId}\u0000${role}`}>
           <MessageBody message={body} />
-        </ShownWhole.Provider>
+        </TextScope.Provider>
       </div>
     </article>
   );

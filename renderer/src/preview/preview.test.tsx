@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import "../testing/setup.ts";
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { type ReactNode, useMemo, useState } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   buildSessionContext,
@@ -11,13 +12,30 @@ import {
 } from "../../../shared/session/index.ts";
 import { generatedSessions, renderExplorer } from "../testing/render-explorer.tsx";
 import { assistant, conversation, type HandEntry, sessionText, user } from "../testing/sessions.ts";
-import { COLLAPSE_LINES, MessageView } from "./message-view.tsx";
+import { COLLAPSE_LINES, MessageView, type ShownWhole, ShownWholeContext } from "./message-view.tsx";
 import { LINE_SCROLL } from "./context-preview.tsx";
 
 function items(region: HTMLElement) {
   return [...region.querySelectorAll<HTMLElement>("[data-entry-id][data-role]")].filter((el) =>
     el.classList.contains("message"),
   );
+}
+
+/** Keys of texts shown whole, kept outside the rows as the context preview's store keeps them. */
+function Rows({ keys, children }: { keys: Set<string>; children: ReactNode }) {
+  const [version, setVersion] = useState(0);
+  const shownWhole = useMemo<ShownWhole>(
+    () => ({
+      has: (key) => version >= 0 && keys.has(key),
+      set: (key, shown) => {
+        if (shown) keys.add(key);
+        else keys.delete(key);
+        setVersion((v) => v + 1);
+      },
+    }),
+    [keys, version],
+  );
+  return <ShownWholeContext.Provider value={shownWhole}>{children}</ShownWholeContext.Provider>;
 }
 
 describe("the context preview", () => {
@@ -315,27 +333,43 @@ describe("the context preview", () => {
     explorer.unmount();
   });
 
-  it("a long output shown whole is still shown whole when its row comes back (rows unmount as they scroll away)", () => {
-    const message = { role: "toolResult", toolName: "bash", content: [{ type: "text", text: lines(30) }] };
-    const other = { role: "toolResult", toolName: "bash", content: [{ type: "text", text: lines(30) }] };
-    const row = (shown: unknown) =>
-      render(<MessageView message={shown} entryId="t0" index={0} tokenEstimate={null} onReveal={() => {}} />);
+  it("a long output shown whole stays so when its row comes back, or the context is read again", () => {
+    const output = (text: string) => ({ type: "text", text });
+    const message = { role: "toolResult", toolName: "bash", content: [output(lines(30)), output(lines(30))] };
+    // What the context preview gives its rows: a set of keys kept outside them (its store's).
+    const keys = new Set<string>();
+    const row = (shown: unknown, entryId = "t0") =>
+      render(
+        <Rows keys={keys}>
+          <MessageView message={shown} entryId={entryId} index={0} tokenEstimate={null} onReveal={() => {}} />
+        </Rows>,
+      );
+    const buttons = (view: ReturnType<typeof row>) =>
+      within(view.container)
+        .getAllByRole("button")
+        .filter((button) => button.classList.contains("more"))
+        .map((button) => button.textContent);
     const first = row(message);
-    fireEvent.click(within(first.container).getByRole("button", { name: "Show all 30 lines" }));
+    // The first of two identical outputs.
+    fireEvent.click(within(first.container).getAllByRole("button", { name: "Show all 30 lines" })[0]!);
+    expect(buttons(first)).toEqual(["Show fewer lines", "Show all 30 lines"]);
     first.unmount();
-    const again = row(message);
-    expect(within(again.container).getByRole("button", { name: "Show fewer lines" })).toBeTruthy();
-    again.unmount();
-    // Another message (a context read again) starts folded.
-    const fresh = row(other);
-    expect(within(fresh.container).getByRole("button", { name: "Show all 30 lines" })).toBeTruthy();
-    fresh.unmount();
+    // The row again (scrolled back), and the same entry's message read again (another leaf, an append).
+    for (const shown of [message, structuredClone(message)]) {
+      const again = row(shown);
+      expect(buttons(again)).toEqual(["Show fewer lines", "Show all 30 lines"]);
+      again.unmount();
+    }
+    // Another entry's output starts folded.
+    const other = row(message, "t9");
+    expect(buttons(other)).toEqual(["Show all 30 lines", "Show all 30 lines"]);
+    other.unmount();
     // Folded again, it comes back folded.
     const third = row(message);
     fireEvent.click(within(third.container).getByRole("button", { name: "Show fewer lines" }));
     third.unmount();
     const fourth = row(message);
-    expect(within(fourth.container).getByRole("button", { name: "Show all 30 lines" })).toBeTruthy();
+    expect(buttons(fourth)).toEqual(["Show all 30 lines", "Show all 30 lines"]);
     fourth.unmount();
   });
 

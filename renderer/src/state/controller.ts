@@ -102,6 +102,8 @@ export interface Controller {
   copyLink(entryId: string | null): Promise<void>;
   // context
   setContextMode(mode: ContextMode): void;
+  /** Shows a long text of the preview whole, or folds it (kept by key for the session). */
+  showWhole(key: string, shown: boolean): void;
   copyContext(format: "json" | "markdown"): Promise<void>;
   dismissReloadNotice(): void;
   notify(kind: "info" | "error", text: string): void;
@@ -692,6 +694,10 @@ export function createController(
       }),
     );
     disposers.push(
+      // What was shown whole belongs to the session it was shown in.
+      session.subscribe((state, previous) => {
+        if (state.view?.sessionId !== previous.view?.sessionId) context.setState({ shownWhole: new Set() });
+      }),
       session.subscribe((state, previous) => {
         const view = state.view;
         if (!view || !options.showInAddress) return;
@@ -856,6 +862,14 @@ export function createController(
     cancelLabel: () => session.setState({ labelEditor: null }),
     copyLink,
     setContextMode: (mode) => context.setState({ mode }),
+    showWhole(key, shown) {
+      const now = context.getState().shownWhole;
+      if (now.has(key) === shown) return;
+      const next = new Set(now);
+      if (shown) next.add(key);
+      else next.delete(key);
+      context.setState({ shownWhole: next });
+    },
     copyContext,
     dismissReloadNotice: () => live.setState({ reloadNotice: null }),
     notify,

@@ -143,6 +143,26 @@ describe("the controller", () => {
     controller.dispose();
   });
 
+  it("keeps the long texts shown whole for the session they were shown in", async () => {
+    const client = createFakeClient([
+      { sessionId: "one", text: sessionText(conversation(3)) },
+      { sessionId: "two", text: sessionText(conversation(4)) },
+    ]);
+    const stores = createStores();
+    const controller = createController(client, stores, { location });
+    await controller.start();
+    await controller.openSession("one");
+    controller.showWhole("t0 output", true);
+    controller.select("u1");
+    await settle();
+    expect([...stores.context.getState().shownWhole]).toEqual(["t0 output"]);
+    controller.showWhole("t0 output", false);
+    controller.showWhole("t1 output", true);
+    await controller.openSession("two");
+    expect([...stores.context.getState().shownWhole]).toEqual([]);
+    controller.dispose();
+  });
+
   it("in follow mode, moves to a new message but stays where it is for a label", async () => {
     const { client, stores, controller } = setup();
     await controller.start();

@@ -152,6 +152,8 @@ export interface ContextState {
   detailStatus: LoadStatus;
   detailError: string | null;
   detail: EntryDetail | null;
+  /** The long texts shown whole in this session's previews (see `ShownWhole` in preview/message-view.tsx). */
+  shownWhole: ReadonlySet<string>;
 }
 
 export const initialContextState: ContextState = {
@@ -165,6 +167,7 @@ export const initialContextState: ContextState = {
   detailStatus: "idle",
   detailError: null,
   detail: null,
+  shownWhole: new Set(),
 };
 
 export interface Notice {
