@@ -12,6 +12,7 @@ import {
   type ArborEvents,
   type EventName,
   type SessionListItem,
+  type SessionView,
 } from "../../shared/ipc/contract.ts";
 import { createSessionLibrary, type SessionLibrary } from "../library/index.ts";
 import {
@@ -81,6 +82,18 @@ function waitForEvent<E extends EventName>(created: ArborHost, name: E): Promise
 
 const items = (listing: { projects: { sessions: SessionListItem[] }[] }) =>
   listing.projects.flatMap((p) => p.sessions);
+
+/** The view a window holds: `start`, then each `session.appended` delta of `created` applied to it in turn. */
+function followedView(created: ArborHost, start: SessionView): { current: SessionView } {
+  const followed = { current: start };
+  created.events.subscribe((name, payload) => {
+    if (name !== "session.appended") return;
+    const { delta } = payload as ArborEvents["session.appended"];
+    expect(delta.baseBytes).toBe(followed.current.bytes);
+    followed.current = applySessionDelta(followed.current, delta);
+  });
+  return followed;
+}
 
 describe("the demo library", () => {
   it("is listed when no session exists, and the real library returns once it has sessions", async () => {
@@ -338,13 +351,10 @@ describe("switches and deltas", () => {
     writeSampleSession(samplePath);
     const created = host();
     const [item] = items(await created.handlers["library.rescan"]({}));
-    let view = await created.handlers["session.open"]({ sessionId: item!.sessionId });
-    created.events.subscribe((name, payload) => {
-      if (name !== "session.appended") return;
-      const { delta } = payload as ArborEvents["session.appended"];
-      expect(delta.baseBytes).toBe(view.bytes);
-      view = applySessionDelta(view, delta);
-    });
+    const view = followedView(
+      created,
+      await created.handlers["session.open"]({ sessionId: item!.sessionId }),
+    );
     const at = (second: number) => `2026-01-03T00:00:${String(second).padStart(2, "0")}.000Z`;
     const writes = [
       message("ee000001", SAMPLE_IDS.a1, "a third branch", at(1)),
@@ -366,13 +376,13 @@ describe("switches and deltas", () => {
       appendFileSync(samplePath, text);
       created.runtime.session!.refresh();
       const current = (await created.handlers["session.current"]({}))!;
-      expect(view).toEqual(current);
-      expect(view.bytes).toBe(readFileSync(samplePath).length);
+      expect(view.current).toEqual(current);
+      expect(view.current.bytes).toBe(readFileSync(samplePath).length);
     }
-    expect(view.name).toBe("Named");
-    expect(view.nodes.find((node) => node.id === SAMPLE_IDS.u2)!.label).toBe("renamed");
-    expect(view.nodes.find((node) => node.id === SAMPLE_IDS.u4)!.parentId).toBe(SAMPLE_IDS.u2);
-    expect(view.roots).toEqual([SAMPLE_IDS.u1, "ee000004", "ee000005"]);
+    expect(view.current.name).toBe("Named");
+    expect(view.current.nodes.find((node) => node.id === SAMPLE_IDS.u2)!.label).toBe("renamed");
+    expect(view.current.nodes.find((node) => node.id === SAMPLE_IDS.u4)!.parentId).toBe(SAMPLE_IDS.u2);
+    expect(view.current.roots).toEqual([SAMPLE_IDS.u1, "ee000004", "ee000005"]);
   });
 });
 
@@ -455,14 +465,11 @@ describe("sessions opened from a saved view", () => {
     const { created, cache } = savedViewHost();
     saveView(samplePath, cache);
     const [item] = items(await created.handlers["library.rescan"]({}));
-    let view = await created.handlers["session.open"]({ sessionId: item!.sessionId });
+    const view = followedView(
+      created,
+      await created.handlers["session.open"]({ sessionId: item!.sessionId }),
+    );
     expect(created.runtime.session!.savedView).toBeDefined();
-    created.events.subscribe((name, payload) => {
-      if (name !== "session.appended") return;
-      const { delta } = payload as ArborEvents["session.appended"];
-      expect(delta.baseBytes).toBe(view.bytes);
-      view = applySessionDelta(view, delta);
-    });
     const at = (second: number) => `2026-01-03T00:00:${String(second).padStart(2, "0")}.000Z`;
     const line = (fields: Record<string, unknown>) => `${JSON.stringify(fields)}\n`;
     const writes = [
@@ -486,22 +493,25 @@ describe("sessions opened from a saved view", () => {
     for (const text of writes) {
       appendFileSync(samplePath, text);
       created.runtime.session!.refresh();
-      expect(view).toEqual(await created.handlers["session.current"]({}));
+      expect(view.current).toEqual(await created.handlers["session.current"]({}));
     }
     expect(created.runtime.session!.savedView).toBeUndefined();
-    expect(view.nodes.find((node) => node.id === SAMPLE_IDS.u2)!.label).toBe("renamed");
+    expect(view.current.nodes.find((node) => node.id === SAMPLE_IDS.u2)!.label).toBe("renamed");
 
-    // Opened again (another window) from a view saved now, an append in place gives a delta from it too.
+    // Opened again (another window) from a view saved now, its index built once the leaf's context was
+    // answered (and adopted by the views known from the saved view): an append in place gives a delta too.
     await created.runtime.close();
     saveView(samplePath, cache);
     const again = savedViewHost().created;
     const [same] = items(await again.handlers["library.rescan"]({}));
-    view = await again.handlers["session.open"]({ sessionId: same!.sessionId });
+    const reopened = followedView(
+      again,
+      await again.handlers["session.open"]({ sessionId: same!.sessionId }),
+    );
     expect(again.runtime.session!.savedView).toBeDefined();
-    again.events.subscribe((name, payload) => {
-      if (name === "session.appended")
-        view = applySessionDelta(view, (payload as ArborEvents["session.appended"]).delta);
-    });
+    await again.handlers["session.context"]({ leafId: reopened.current.leafId });
+    await nextTurn();
+    expect(again.runtime.session!.savedView).toBeDefined();
     appendFileSync(
       samplePath,
       line({
@@ -513,8 +523,8 @@ describe("sessions opened from a saved view", () => {
       }),
     );
     again.runtime.session!.refresh();
-    expect(view).toEqual(await again.handlers["session.current"]({}));
-    expect(view.leafId).toBe("ee000003");
+    expect(reopened.current).toEqual(await again.handlers["session.current"]({}));
+    expect(reopened.current.leafId).toBe("ee000003");
   });
 });
 

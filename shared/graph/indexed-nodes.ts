@@ -78,7 +78,6 @@ export function indexNodes<N extends TreeShapedNode>(nodes: readonly N[]): Index
   const indexOf = new Map<string, number>();
   for (let i = 0; i < n; i++) indexOf.set(nodes[i]!.id, i);
   const parent = new Int32Array(n);
-  const childCount = new Int32Array(n);
   for (let i = 0; i < n; i++) {
     const parentId = nodes[i]!.parentId;
     let found = -1;
@@ -93,19 +92,9 @@ export function indexNodes<N extends TreeShapedNode>(nodes: readonly N[]): Index
       if (found === -1) found = indexOf.get(parentId) ?? -1;
     }
     parent[i] = found;
-    if (found !== -1) childCount[found]! += 1;
   }
   // Children in list order, from the parents: a depth-first list's children lists, if they agree.
-  const childStart = new Int32Array(n + 1);
-  for (let i = 0; i < n; i++) childStart[i + 1] = childStart[i]! + childCount[i]!;
-  const childList = new Int32Array(childStart[n]!);
-  const filled = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    const p = parent[i]!;
-    if (p === -1) continue;
-    childList[childStart[p]! + filled[p]!] = i;
-    filled[p]! += 1;
-  }
+  const { childStart, childList } = childListsOf(parent);
   const lists = childrenAgree(nodes, childStart, childList)
     ? { childStart, childList }
     : childrenById(nodes, indexOf);
@@ -156,21 +145,8 @@ export function indexColumns<N extends FieldedNode>(columns: NodeColumns<N>): In
   const indexOf = new Map<string, number>();
   for (let i = 0; i < n; i++) indexOf.set(ids[i]!, i);
   if (indexOf.size !== n) return null;
-  const childStart = new Int32Array(n + 1);
-  for (let i = 0; i < n; i++) {
-    const p = parent[i]!;
-    if (p >= i) return null;
-    if (p !== -1) childStart[p + 1]! += 1;
-  }
-  for (let i = 0; i < n; i++) childStart[i + 1]! += childStart[i]!;
-  const childList = new Int32Array(childStart[n]!);
-  const filled = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    const p = parent[i]!;
-    if (p === -1) continue;
-    childList[childStart[p]! + filled[p]!] = i;
-    filled[p]! += 1;
-  }
+  for (let i = 0; i < n; i++) if (parent[i]! >= i) return null;
+  const { childStart, childList } = childListsOf(parent);
   const node = (i: number) => columns.node(i);
   return {
     count: n,
@@ -188,6 +164,33 @@ export function indexColumns<N extends FieldedNode>(columns: NodeColumns<N>): In
     childStart,
     childList,
   };
+}
+
+/**
+ * Each node's children from its position's parent (`parent[i]`, -1 for none),
+ * in list order: `childList[childStart[i] .. childStart[i + 1])`. Parents
+ * `derived` says no to get none (their children are known otherwise).
+ */
+export function childListsOf(
+  parent: Int32Array,
+  derived: (parent: number) => boolean = () => true,
+): { childStart: Int32Array; childList: Int32Array } {
+  const n = parent.length;
+  const childStart = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    const p = parent[i]!;
+    if (p !== -1 && derived(p)) childStart[p + 1]! += 1;
+  }
+  for (let i = 0; i < n; i++) childStart[i + 1]! += childStart[i]!;
+  const childList = new Int32Array(childStart[n]!);
+  const filled = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const p = parent[i]!;
+    if (p === -1 || !derived(p)) continue;
+    childList[childStart[p]! + filled[p]!] = i;
+    filled[p]! += 1;
+  }
+  return { childStart, childList };
 }
 
 /** Whether each node's `children` are exactly the nodes found to have it as parent, in that order. */

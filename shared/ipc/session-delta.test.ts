@@ -20,7 +20,7 @@ import {
   sameProblem,
 } from "./session-delta.ts";
 import { sessionViewOf } from "./testing/session-view.ts";
-import { TreeNodeViewCache } from "./views.ts";
+import { type NodeViewChanges, TreeNodeViewCache } from "./views.ts";
 import { decodeNodes, encodeNodes } from "./wire.ts";
 import { readSession } from "../session/index.ts";
 
@@ -34,6 +34,17 @@ function viewFields(index: SessionIndex) {
     leafId: index.leafId,
     bytes: index.byteLength,
     live: false,
+  };
+}
+
+/** The delta from `view` to `index` with the node changes a cache found, as the main process sends it. */
+function deltaOf(view: SessionView, index: SessionIndex, changes: NodeViewChanges): SessionDelta {
+  return {
+    baseBytes: view.bytes,
+    ...viewFields(index),
+    ...changes,
+    roots: listPatch(view.roots, index.roots),
+    problems: listPatch(view.problems, index.problems, sameProblem),
   };
 }
 
@@ -71,13 +82,7 @@ describe("the node view cache and deltas", () => {
         }
         const before = new Map(cache.nodes().map((node) => [node.id, node]));
         const changes = cache.update(index);
-        const delta: SessionDelta = {
-          baseBytes: view.bytes,
-          ...viewFields(index),
-          ...changes,
-          roots: listPatch(view.roots, index.roots),
-          problems: listPatch(view.problems, index.problems, sameProblem),
-        };
+        const delta = deltaOf(view, index, changes);
         const previous = new Map(view.nodes.map((node) => [node.id, node]));
         view = applySessionDelta(view, delta);
         const fresh = freshView(index);
@@ -175,13 +180,7 @@ describe("the node view cache and deltas", () => {
           continue;
         }
         const changes = cache!.update(index);
-        const delta: SessionDelta = {
-          baseBytes: view.bytes,
-          ...viewFields(index),
-          ...changes,
-          roots: listPatch(view.roots, index.roots),
-          problems: listPatch(view.problems, index.problems, sameProblem),
-        };
+        const delta = deltaOf(view, index, changes);
         view = applySessionDelta(view, delta);
         const fresh = freshView(index);
         expect(view, `seed ${seed}`).toEqual(fresh);

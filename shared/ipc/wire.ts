@@ -19,7 +19,7 @@
  * frame by `stringifyWire`, or handed to Electron as a string.
  */
 
-import type { NodeColumns, NodeFields } from "../graph/indexed-nodes.ts";
+import { childListsOf, type NodeColumns, type NodeFields } from "../graph/indexed-nodes.ts";
 import type {
   ArborEvents,
   EventName,
@@ -659,7 +659,6 @@ export class NodeTable implements NodeColumns<TreeNodeView> {
     const depth = new Int32Array(n);
     const line = new Float64Array(n);
     const time = new Float64Array(n);
-    const childCount = new Int32Array(n);
     let lastLine = 0;
     let lastTime = 0;
     let exceptions = false;
@@ -669,7 +668,6 @@ export class NodeTable implements NodeColumns<TreeNodeView> {
       if (back > 0) {
         p = i - back;
         if (p < 0) throw new WireFormatError(`node ${i} has its parent ${back} places before the first`);
-        if (this.sentChildren[p] === null) childCount[p]! += 1;
       }
       parent[i] = p;
       const sentDepth = depths[i];
@@ -692,16 +690,8 @@ export class NodeTable implements NodeColumns<TreeNodeView> {
       if (this.parentIds[i] !== null || sentDepth !== null || this.sentChildren[i] !== null)
         exceptions = true;
     }
-    const childStart = new Int32Array(n + 1);
-    for (let i = 0; i < n; i++) childStart[i + 1] = childStart[i]! + childCount[i]!;
-    const childList = new Int32Array(childStart[n]!);
-    const filled = new Int32Array(n);
-    for (let i = 0; i < n; i++) {
-      const p = parent[i]!;
-      if (p === -1 || this.sentChildren[p] !== null) continue;
-      childList[childStart[p]! + filled[p]!] = i;
-      filled[p]! += 1;
-    }
+    // Nodes whose children were sent as they are get no derived ones.
+    const { childStart, childList } = childListsOf(parent, (p) => this.sentChildren[p] === null);
     this.parent = parent;
     this.depth = depth;
     this.line = line;
