@@ -13,6 +13,7 @@
  */
 
 import { defineConfig } from "@playwright/test";
+import { CHROMIUM_ARGS, CHROMIUM_PATH, VIEWPORT } from "./e2e/support/chromium.ts";
 
 export default defineConfig({
   testDir: "e2e",
@@ -34,18 +35,8 @@ export default defineConfig({
       testMatch: /serve\..*spec\.ts$/,
       use: {
         browserName: "chromium",
-        viewport: { width: 1600, height: 1000 },
-        launchOptions: {
-          executablePath: "/usr/bin/chromium",
-          args: [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-          ],
-        },
+        viewport: VIEWPORT,
+        launchOptions: { executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] },
       },
     },
   ],

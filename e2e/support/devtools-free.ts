@@ -18,8 +18,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-
-export const CHROMIUM = "/usr/bin/chromium";
+import { CHROMIUM_ARGS, CHROMIUM_PATH, VIEWPORT } from "./chromium.ts";
 
 /**
  * What the driver puts in the page's title when done (`<prefix> <report>`) or
@@ -48,16 +47,11 @@ export async function measureWithoutDevtools<T>(run: DevtoolsFreeRun): Promise<T
   const profile = join(folder, "profile");
   writeExtension(extension, run.driver);
   const chromium = spawn(
-    CHROMIUM,
+    CHROMIUM_PATH,
     [
       "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-      "--window-size=1600,1000",
+      ...CHROMIUM_ARGS,
+      `--window-size=${VIEWPORT.width},${VIEWPORT.height}`,
       `--user-data-dir=${profile}`,
       "--remote-debugging-port=0",
       `--load-extension=${extension}`,
