@@ -33,6 +33,7 @@ import { SessionRuntime } from "../runtime/session-runtime.ts";
 import { storeSessionFactory } from "../runtime/store-session.ts";
 import { openSessionFile } from "../store/open-session-file.ts";
 import { createParseCache, type ParseCache } from "../store/parse-cache.ts";
+import { countingLoads } from "../store/testing/counting-cache.ts";
 import { contextView, entryDetail, firstUserText } from "../../shared/ipc/views.ts";
 import { decodeResult, encodeResult, stringifyWire } from "../../shared/ipc/wire.ts";
 
@@ -392,15 +393,7 @@ describe("sessions opened from a saved view", () => {
     created: ArborHost;
     cache: ParseCache & { loads: number };
   } {
-    const inner = createParseCache(join(folder.path, "open-cache"), { minBytes: 0 });
-    const cache = {
-      ...inner,
-      loads: 0,
-      load(path: string) {
-        cache.loads++;
-        return inner.load(path);
-      },
-    };
+    const cache = countingLoads(createParseCache(join(folder.path, "open-cache"), { minBytes: 0 }));
     const created = createArborHost({
       transport: "serve",
       version: "0.1.0",

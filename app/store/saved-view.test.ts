@@ -21,6 +21,7 @@ import { openSessionFile } from "./open-session-file.ts";
 import { createParseCache, type ParseCache } from "./parse-cache.ts";
 import { SAVED_VIEW_VERSION, type SavedView, savedViewOf } from "./saved-view.ts";
 import { SessionStore } from "./session-store.ts";
+import { countingLoads } from "./testing/counting-cache.ts";
 import { assistantLine, fileText, headerLine, snapshot, tempDirs, userLine } from "./testing/files.ts";
 
 const dirs = tempDirs("saved-view");
@@ -29,19 +30,6 @@ afterAll(() => dirs.cleanup());
 function freshCache(): { cache: ParseCache; dir: string } {
   const dir = join(dirs.make(), "open-cache");
   return { cache: createParseCache(dir, { minBytes: 0 }), dir };
-}
-
-/** A cache that counts the saved parses it loads (an index built from the cache loads one). */
-function counting(cache: ParseCache): ParseCache & { loads: number } {
-  const counted = {
-    ...cache,
-    loads: 0,
-    load(path: string) {
-      counted.loads++;
-      return cache.load(path);
-    },
-  };
-  return counted;
 }
 
 function writeFile(text: string, name = "session.jsonl"): string {
@@ -153,7 +141,7 @@ describe("an open with a saved view", () => {
     const { cache } = freshCache();
     openAndSave(path, cache);
     const expected = snapshot(freshIndex(path));
-    const loads = counting(cache);
+    const loads = countingLoads(cache);
     const opened = openSessionFile(path, { mode: "structure-with-facts", parseCache: loads });
     expect(opened.savedView).toBeDefined();
     expect(loads.loads).toBe(0);
@@ -262,7 +250,7 @@ describe("the store, opened from a saved view", () => {
     const path = writeFile(fileText(sessionLines(30)));
     const { cache } = freshCache();
     openAndSave(path, cache);
-    const loads = counting(cache);
+    const loads = countingLoads(cache);
     const store = SessionStore.open(path, { mode: "structure-with-facts", parseCache: loads });
     expect(store.savedView).toBeDefined();
     expect(store.cwd).toBe("/work/saved");
