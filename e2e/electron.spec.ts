@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { _electron as electron, type ElectronApplication, expect, type Page, test } from "@playwright/test";
-import { findElectronBinary } from "./electron-binary.ts";
+import { findElectronBinary } from "../scripts/electron-binary.ts";
 
 const projectDir = resolve(import.meta.dirname, "..");
 const binary = findElectronBinary();

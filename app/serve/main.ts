@@ -20,6 +20,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { type ArborHost, createArborHost, createSharedHostParts } from "../ipc/host.ts";
+import { watchParent } from "./parent-watch.ts";
 import { type ArborServer, startArborServer } from "./server.ts";
 
 /** The package's folder: the nearest one up from here with Arbor's package.json (sources or a build). */
@@ -180,16 +181,18 @@ export async function runServe(argv: readonly string[], io: ServeIo): Promise<nu
   io.stdout(`Arbor is serving on ${server.url}\n`);
   if (!server.rendererBuilt) {
     io.stdout(
-      `(the renderer is not built: ${args.staticDir} has no index.html; \`npx electron-vite build\` writes it)\n`,
+      `(the renderer is not built: ${args.staticDir} has no index.html; \`npm run build:app\` writes it)\n`,
     );
   }
   io.stdout("Open the URL in a browser on this machine. Press Ctrl+C to stop.\n");
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+  const why = await new Promise<string>((resolve) => {
     process.once("SIGINT", () => resolve("SIGINT"));
     process.once("SIGTERM", () => resolve("SIGTERM"));
+    // Under `npm run serve`, a SIGTERM to npm ends npm and its shell, not this process: stop with them.
+    if (io.env.npm_lifecycle_event) watchParent(() => resolve("npm, which started it, ended"));
   });
   await running.stop();
-  io.stdout(`arbor serve: stopped (${signal})\n`);
+  io.stdout(`arbor serve: stopped (${why})\n`);
   return 0;
 }
 

@@ -42,7 +42,7 @@ export const PLACEHOLDER_HTML = `<!doctype html>
 <body>
 <h1>Arbor</h1>
 <p>The Arbor renderer is not built, so there is nothing to show yet.</p>
-<p>Build it (<code>npx electron-vite build</code> writes <code>out/renderer</code>), then reload this page.</p>
+<p>Build it (<code>npm run build:app</code> writes <code>out/renderer</code>), then reload this page.</p>
 </body>
 </html>
 `;
