@@ -30,6 +30,8 @@ export function LabelDialog() {
     // Focus goes back where it was (the graph, mostly) when the dialog closes, not to the page's body.
     const before = document.activeElement;
     input.current?.focus();
+    // The old label is selected: typing replaces it, as in a rename field, rather than appending to it.
+    input.current?.select();
     return () => {
       if (before instanceof HTMLElement && before.isConnected && before !== document.body) {
         before.focus({ preventScroll: true });

@@ -434,6 +434,26 @@ describe("labels, links and live sessions", () => {
     explorer.unmount();
   });
 
+  it("the label dialog opens with the old label selected, so typing replaces it", async () => {
+    const explorer = await renderExplorer([{ sessionId: "c", text: sessionText(conversation(3)) }], {
+      open: "c",
+    });
+    act(() => explorer.controller.setCursor("a2"));
+    key({ key: "L", shiftKey: true });
+    fireEvent.change(await screen.findByRole("textbox", { name: "Label" }), {
+      target: { value: "root cause" },
+    });
+    fireEvent.click(screen.getByRole("button", { name: "Save label" }));
+    await waitFor(() => expect(explorer.node("a2")?.textContent).toContain("root cause"));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    key({ key: "L", shiftKey: true });
+    const input = await screen.findByRole<HTMLInputElement>("textbox", { name: "Label" });
+    expect(input.value).toBe("root cause");
+    expect(document.activeElement).toBe(input);
+    expect([input.selectionStart, input.selectionEnd]).toEqual([0, "root cause".length]);
+    explorer.unmount();
+  });
+
   it("the label dialog is modal: the window behind is inert, Esc closes it from a button, focus returns", async () => {
     const explorer = await renderExplorer([{ sessionId: "c", text: sessionText(conversation(3)) }], {
       open: "c",
