@@ -20,8 +20,8 @@ import { CONTENT_SECURITY_POLICY_META } from "./app/electron/csp.ts";
 const root = import.meta.dirname;
 
 /**
- * Writes the CSP into index.html at build time. A page loaded from file://
- * has no response headers, so the meta tag is what protects it; under the
+ * Writes the CSP into index.html at build time, beside the header the app's
+ * scheme sends with the page (app/electron/bundle-server.ts); under the
  * dev server the main process sends the (development) policy as a header
  * instead, which is why the tag is not in the source file.
  */

@@ -9,7 +9,6 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { _electron as electron, type ElectronApplication, expect, type Page, test } from "@playwright/test";
 import { findElectronBinary } from "../scripts/electron-binary.ts";
 
@@ -150,7 +149,8 @@ test("the page has the strict CSP, and can neither navigate away nor open window
   );
   expect(policy).toContain("script-src 'self'");
   const pageUrl = page.url();
-  expect(pageUrl.startsWith(pathToFileURL(join(projectDir, "out/renderer/index.html")).href)).toBe(true);
+  // Served from the app's own scheme, never from file:// (Electron's security checklist).
+  expect(pageUrl.startsWith("arbor://app/index.html")).toBe(true);
 
   // Targets that are not web pages, so nothing is handed to the machine's browser.
   expect(await page.evaluate(() => window.open("file:///etc/passwd") === null)).toBe(true);

@@ -1,17 +1,24 @@
 /**
  * Where Arbor's own page lives, and which URLs count as it: the built
- * index.html on disk in a packaged app, or the electron-vite dev server on a
- * loopback address during development. The sender check, the CSP header and
- * the request filter all ask these questions, so they are answered once,
+ * renderer (out/renderer, inside app.asar when packaged), served under the
+ * app's own privileged scheme as `arbor://app/` (never from file://, which
+ * Electron's checklist advises against and the packaged binary's fuses give
+ * no extra privileges), or the electron-vite dev server on a loopback address
+ * during development. The sender check, the CSP, the request filter and the
+ * scheme's file server all ask these questions, so they are answered once,
  * here, as pure functions of URLs.
  */
 
-import { dirname, sep } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { extname, join, sep } from "node:path";
+
+/** The app's own scheme: its page is `arbor://app/index.html`. */
+export const APP_SCHEME = "arbor";
+const APP_HOST = "app";
+export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 
 export type AppLocation =
-  /** The built page: `out/renderer/index.html` (inside app.asar when packaged). */
-  | { kind: "file"; indexFile: string }
+  /** The built renderer: the folder of index.html, served as `arbor://app/`. */
+  | { kind: "bundle"; root: string }
   /** The electron-vite dev server (development only). */
   | { kind: "dev-server"; origin: string };
 
@@ -21,8 +28,8 @@ export interface AppLocationInput {
   isPackaged: boolean;
   /** `ELECTRON_RENDERER_URL`, which `electron-vite dev` sets. */
   rendererUrl: string | undefined;
-  /** Absolute path of the built index.html. */
-  indexFile: string;
+  /** Absolute path of the built renderer's folder (out/renderer). */
+  bundleRoot: string;
 }
 
 /**
@@ -37,32 +44,36 @@ export function resolveAppLocation(input: AppLocationInput): AppLocation {
       return { kind: "dev-server", origin: url.origin };
     }
   }
-  return { kind: "file", indexFile: input.indexFile };
+  return { kind: "bundle", root: input.bundleRoot };
 }
 
 /** What to hand `BrowserWindow.loadURL`. */
 export function appPageUrl(location: AppLocation): string {
-  return location.kind === "file" ? pathToFileURL(location.indexFile).href : `${location.origin}/`;
+  return location.kind === "bundle" ? `${APP_ORIGIN}/index.html` : `${location.origin}/`;
 }
 
 /**
- * True when `url` is Arbor's own page: the same file (query and fragment
- * ignored), or any path on the dev server's origin.
+ * True when `url` is Arbor's own page: index.html on the app's scheme (query
+ * and fragment ignored), or any path on the dev server's origin.
  */
 export function isAppPageUrl(url: string, location: AppLocation): boolean {
   const parsed = parseUrl(url);
   if (!parsed) return false;
   if (location.kind === "dev-server") return parsed.origin === location.origin;
-  if (parsed.protocol !== "file:" || parsed.host !== "") return false;
-  return samePath(filePath(parsed), location.indexFile);
+  return isAppSchemeUrl(parsed) && parsed.pathname === "/index.html";
+}
+
+/** The origin a permission check may give for the app's page. */
+export function isAppOrigin(origin: string, location: AppLocation): boolean {
+  return origin === (location.kind === "dev-server" ? location.origin : APP_ORIGIN);
 }
 
 /**
- * True for what the app's page may load: its own files (the folder of
- * index.html and below), the dev server and its hot-reload socket, data:
- * images, and the dev tools' own pages. Everything else (another file on
- * disk, any other site) is cancelled before it is requested; the CSP says
- * the same from inside the page.
+ * True for what the app's page may load: its own files (on the app's scheme,
+ * inside the bundle), the dev server and its hot-reload socket, data: images,
+ * and the dev tools' own pages. Everything else (any file:// URL, any other
+ * site) is cancelled before it is requested; the CSP says the same from
+ * inside the page.
  */
 export function isAllowedRequestUrl(url: string, location: AppLocation): boolean {
   const parsed = parseUrl(url);
@@ -71,12 +82,8 @@ export function isAllowedRequestUrl(url: string, location: AppLocation): boolean
     case "data:":
     case "devtools:":
       return true;
-    case "file:": {
-      if (location.kind !== "file" || parsed.host !== "") return false;
-      const root = dirname(location.indexFile);
-      const path = filePath(parsed);
-      return path !== null && (samePath(path, root) || isInside(path, root));
-    }
+    case `${APP_SCHEME}:`:
+      return bundleFile(url, location) !== null;
     case "http:":
       return location.kind === "dev-server" && parsed.origin === location.origin;
     case "ws:":
@@ -84,6 +91,55 @@ export function isAllowedRequestUrl(url: string, location: AppLocation): boolean
     default:
       return false;
   }
+}
+
+/**
+ * The file in the bundle an `arbor://app/...` URL names, or null for any URL
+ * that names nothing inside it: another host, `..` however it is spelled,
+ * an encoded separator or NUL, an empty name.
+ */
+export function bundleFile(url: string, location: AppLocation): string | null {
+  if (location.kind !== "bundle") return null;
+  const parsed = parseUrl(url);
+  if (!parsed || !isAppSchemeUrl(parsed)) return null;
+  const segments: string[] = [];
+  for (const raw of parsed.pathname.split("/").slice(1)) {
+    let segment: string;
+    try {
+      segment = decodeURIComponent(raw);
+    } catch {
+      return null;
+    }
+    if (segment === "" || segment === "." || segment === ".." || /[/\\\0:]/.test(segment)) return null;
+    segments.push(segment);
+  }
+  if (segments.length === 0) return null;
+  const file = join(location.root, ...segments);
+  return isInside(file, location.root) ? file : null;
+}
+
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".woff2": "font/woff2",
+  ".map": "application/json",
+};
+
+/** The Content-Type the app's scheme serves a bundle file with. */
+export function contentTypeOf(file: string): string {
+  return CONTENT_TYPES[extname(file).toLowerCase()] ?? "application/octet-stream";
+}
+
+function isAppSchemeUrl(url: URL): boolean {
+  return (
+    url.protocol === `${APP_SCHEME}:` && url.host === APP_HOST && url.username === "" && url.password === ""
+  );
 }
 
 function parseUrl(url: string): URL | null {
@@ -94,22 +150,10 @@ function parseUrl(url: string): URL | null {
   }
 }
 
-function filePath(url: URL): string | null {
-  try {
-    return fileURLToPath(url);
-  } catch {
-    return null;
-  }
-}
-
 const caseInsensitivePaths = process.platform === "win32" || process.platform === "darwin";
 
 function normalize(path: string): string {
   return caseInsensitivePaths ? path.toLowerCase() : path;
-}
-
-function samePath(a: string | null, b: string): boolean {
-  return a !== null && normalize(a) === normalize(b);
 }
 
 function isInside(path: string, folder: string): boolean {

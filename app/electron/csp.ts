@@ -1,9 +1,10 @@
 /**
  * The Content Security Policy of Arbor's own pages, in one place: the main
- * process sends it as a response header (`session.webRequest`), and the
- * renderer build writes it into index.html as a meta tag (see
- * electron.vite.config.ts), so a page loaded from file:// (where there are
- * no response headers) is covered too.
+ * process sends it as a response header (the app scheme's bundle server, and
+ * `session.webRequest` for the dev server), and the renderer build writes it
+ * into index.html as a meta tag (see electron.vite.config.ts), so the page is
+ * covered even where it is served without headers (a browser under `arbor
+ * serve` gets the header too).
  *
  * Pure: no Electron import, so tests and the build config can use it.
  */

@@ -9,7 +9,14 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
-const SHELL_FILES = new Set(["main.ts", "window.ts", "menu.ts", "ipc-main.ts", "preload.ts"]);
+const SHELL_FILES = new Set([
+  "main.ts",
+  "window.ts",
+  "menu.ts",
+  "ipc-main.ts",
+  "preload.ts",
+  "app-protocol.ts",
+]);
 const folder = import.meta.dirname;
 const sources = readdirSync(folder).filter((name) => name.endsWith(".ts") && name !== "layering.test.ts");
 

@@ -23,6 +23,7 @@ import { ArborError, type ArborEvents } from "../../shared/ipc/contract.ts";
 import { dispatch } from "../ipc/bind.ts";
 import { piSessionRoot } from "../library/roots.ts";
 import { resolveAppLocation } from "./app-location.ts";
+import { registerAppScheme, serveAppBundle } from "./app-protocol.ts";
 import { readFileOrNull, writeFileAtomically } from "./atomic-write.ts";
 import { CONTENT_SECURITY_POLICY, developmentContentSecurityPolicy } from "./csp.ts";
 import type { DroppedFileOutcome } from "./ipc-channels.ts";
@@ -61,7 +62,7 @@ const development = !app.isPackaged;
 const location = resolveAppLocation({
   isPackaged: app.isPackaged,
   rendererUrl: process.env.ELECTRON_RENDERER_URL,
-  indexFile: fileURLToPath(new URL("../renderer/index.html", import.meta.url)),
+  bundleRoot: fileURLToPath(new URL("../renderer/", import.meta.url)),
 });
 const preloadPath = fileURLToPath(new URL("../preload/index.cjs", import.meta.url));
 const windows = new Map<number, ShellWindow>();
@@ -74,6 +75,8 @@ let preferences: ShellPreferences = parsePreferences(readFileOrNull(preferencesP
 
 // Every renderer is sandboxed, whatever a window's options say.
 app.enableSandbox();
+// The page is served from the app's own scheme, not file:// (before ready, as Electron requires).
+registerAppScheme();
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
@@ -106,6 +109,7 @@ function start(): void {
       ? developmentContentSecurityPolicy(location.origin)
       : CONTENT_SECURITY_POLICY;
   hardenSession(session.defaultSession, location, policy);
+  serveAppBundle(session.defaultSession, location, policy);
   nativeTheme.themeSource = preferences.theme;
   rebuildMenu();
   bindIpcMain({

@@ -17,6 +17,7 @@ import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { listPackage, extractFile } from "@electron/asar";
+import { FuseV1Options, getCurrentFuseWire } from "@electron/fuses";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONTENT_SECURITY_POLICY_META } from "./csp.ts";
 
@@ -26,6 +27,12 @@ const manifest = JSON.parse(readFileSync(join(projectDir, "package.json"), "utf8
   devDependencies: Record<string, string>;
 };
 const ELECTRON_VERSION = "45.5.0";
+/** What marks the fuse wire in Electron's binary (@electron/fuses reads and writes after it). */
+const SENTINEL = "dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX";
+/** Electron's own fuse states, in wire order: RunAsNode on, cookie encryption off, NODE_OPTIONS on, ... */
+const ELECTRON_DEFAULT_FUSES = "10110001";
+/** A fuse's state in the wire: the characters "1" and "0" (@electron/fuses does not export its enum). */
+const FuseState = { ENABLE: 0x31, DISABLE: 0x30 } as const;
 
 /** Any HTTP(S) request goes to port 9 on this machine, where nothing listens. */
 const OFFLINE_ENV = {
@@ -54,6 +61,7 @@ function run(command: string, args: string[], env: Record<string, string> = {}):
 }
 
 let workDir: string;
+let packedExecutable: string;
 let archive: string;
 let entries: string[];
 
@@ -62,9 +70,11 @@ beforeAll(() => {
   const standIn = join(workDir, "electron-stand-in");
   mkdirSync(join(standIn, "resources"), { recursive: true });
   const executable = join(standIn, "electron");
+  // Ends with a fuse wire as Electron's binary carries one (sentinel, version 1, 8 fuses, Electron's
+  // defaults), so the packaging step flips the fuses in it as it would in the real binary.
   writeFileSync(
     executable,
-    '#!/bin/sh\necho "Arbor packaging test: a stand-in for Electron, never launched" >&2\nexit 1\n',
+    `#!/bin/sh\necho "Arbor packaging test: a stand-in for Electron, never launched" >&2\nexit 1\n${SENTINEL}\u0001\u0008${ELECTRON_DEFAULT_FUSES}\n`,
   );
   chmodSync(executable, 0o755);
 
@@ -83,6 +93,7 @@ beforeAll(() => {
     ],
     OFFLINE_ENV,
   );
+  packedExecutable = join(output, "linux-unpacked", "arbor");
   archive = join(output, "linux-unpacked", "resources", "app.asar");
   entries = listPackage(archive, { isPack: false }).map((entry) => entry.replaceAll("\\", "/"));
 }, 300_000);
@@ -167,6 +178,28 @@ describe("the packed app (electron-builder --dir with a stand-in Electron, never
       `<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY_META}">`,
     );
     expect(page).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+  });
+
+  it("flips Electron's fuses as electron-builder.yml sets them, in the packed binary", async () => {
+    const wire = await getCurrentFuseWire(packedExecutable);
+    const state = (fuse: FuseV1Options) => (wire[fuse] === FuseState.ENABLE ? "on" : `off:${wire[fuse]}`);
+    expect({
+      runAsNode: state(FuseV1Options.RunAsNode),
+      cookieEncryption: state(FuseV1Options.EnableCookieEncryption),
+      nodeOptions: state(FuseV1Options.EnableNodeOptionsEnvironmentVariable),
+      inspectArguments: state(FuseV1Options.EnableNodeCliInspectArguments),
+      asarIntegrity: state(FuseV1Options.EnableEmbeddedAsarIntegrityValidation),
+      onlyAsar: state(FuseV1Options.OnlyLoadAppFromAsar),
+      fileProtocolPrivileges: state(FuseV1Options.GrantFileProtocolExtraPrivileges),
+    }).toEqual({
+      runAsNode: `off:${FuseState.DISABLE}`,
+      cookieEncryption: "on",
+      nodeOptions: `off:${FuseState.DISABLE}`,
+      inspectArguments: `off:${FuseState.DISABLE}`,
+      asarIntegrity: "on",
+      onlyAsar: "on",
+      fileProtocolPrivileges: `off:${FuseState.DISABLE}`,
+    });
   });
 
   it("starts at the built main process, and ships no scripts or dev dependencies in package.json", () => {

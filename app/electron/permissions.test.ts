@@ -1,19 +1,16 @@
-import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { AppLocation } from "./app-location.ts";
 import { isPermissionGranted } from "./permissions.ts";
 
-const built: AppLocation = {
-  kind: "file",
-  indexFile: "/opt/Arbor/resources/app.asar/out/renderer/index.html",
-};
+const built: AppLocation = { kind: "bundle", root: "/opt/Arbor/resources/app.asar/out/renderer" };
 const dev: AppLocation = { kind: "dev-server", origin: "http://localhost:5173" };
-const page = pathToFileURL(built.indexFile).href;
+const page = "arbor://app/index.html";
 
 describe("isPermissionGranted", () => {
   it("lets the app's own page write text to the clipboard", () => {
     expect(isPermissionGranted("clipboard-sanitized-write", page, built)).toBe(true);
-    expect(isPermissionGranted("clipboard-sanitized-write", "file://", built)).toBe(true);
+    expect(isPermissionGranted("clipboard-sanitized-write", "arbor://app", built)).toBe(true);
+    expect(isPermissionGranted("clipboard-sanitized-write", "file://", built)).toBe(false);
     expect(isPermissionGranted("clipboard-sanitized-write", "http://localhost:5173", dev)).toBe(true);
     expect(isPermissionGranted("clipboard-sanitized-write", "http://localhost:5173/", dev)).toBe(true);
   });

@@ -6,7 +6,7 @@
  * external protocols...) is denied, asked or checked.
  */
 
-import { type AppLocation, isAppPageUrl } from "./app-location.ts";
+import { type AppLocation, isAppOrigin, isAppPageUrl } from "./app-location.ts";
 
 const GRANTED: ReadonlySet<string> = new Set(["clipboard-sanitized-write"]);
 
@@ -18,15 +18,4 @@ export function isPermissionGranted(
 ): boolean {
   if (!GRANTED.has(permission) || url === undefined) return false;
   return isAppPageUrl(url, location) || isAppOrigin(url, location);
-}
-
-/**
- * Some permission checks give only an origin. A file:// page's origin is
- * opaque ("file://"); the request filter lets no file but the app's own
- * load, so that origin is the app's page.
- */
-function isAppOrigin(origin: string, location: AppLocation): boolean {
-  return location.kind === "dev-server"
-    ? origin === location.origin
-    : origin === "file://" || origin === "file:///";
 }

@@ -1,13 +1,9 @@
-import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { AppLocation } from "./app-location.ts";
 import { checkSender } from "./trusted-sender.ts";
 
-const location: AppLocation = {
-  kind: "file",
-  indexFile: "/opt/Arbor/resources/app.asar/out/renderer/index.html",
-};
-const pageUrl = pathToFileURL(location.indexFile).href;
+const location: AppLocation = { kind: "bundle", root: "/opt/Arbor/resources/app.asar/out/renderer" };
+const pageUrl = "arbor://app/index.html";
 const ours = new Set([3, 7]);
 
 describe("checkSender", () => {
