@@ -1,0 +1,75 @@
+/**
+ * What the renderer's controller offers the components: every user action,
+ * by concern. `createController` (../controller.ts) builds it from the parts
+ * in this folder; each part implements its own slice of it.
+ */
+
+import type { FilterMode, LayoutDirection } from "../../../../shared/graph/index.ts";
+import type { GraphModel, GraphSelectors } from "../graph-model.ts";
+import type { ContextMode, LibrarySort, Stores } from "../stores.ts";
+
+export interface ControllerOptions {
+  /** The page's location (deep links come from its query). */
+  location?: { search: string; href: string };
+  writeClipboard?: (text: string) => Promise<void>;
+  /** Sessions with this many entries or more search once typing pauses (`searchPauseMs`). */
+  searchAsTypedBelow?: number;
+  /**
+   * Told each session the window shows, and the entry selected in it when
+   * that is not the file's leaf, so the address can name them (a reload in a
+   * browser opens them again).
+   */
+  showInAddress?: ((sessionId: string, leafId: string | null) => void) | undefined;
+}
+
+export interface Controller {
+  readonly stores: Stores;
+  readonly selectors: GraphSelectors;
+  start(): Promise<void>;
+  dispose(): void;
+  model(): GraphModel | null;
+  /** How long the search box waits for typing to pause before searching: 0 (every key) unless the session is large. */
+  searchPauseMs(): number;
+  // library
+  loadLibrary(): Promise<void>;
+  rescan(): Promise<void>;
+  setSort(sort: LibrarySort): void;
+  setNamedOnly(namedOnly: boolean): void;
+  setLibrarySearch(text: string): void;
+  // session
+  openSession(sessionId: string, leafId?: string | null): Promise<void>;
+  select(entryId: string): void;
+  setCursor(entryId: string): void;
+  moveCursor(by: -1 | 1): void;
+  pageCursor(by: -1 | 1): void;
+  branchStep(direction: "up" | "down"): void;
+  foldOrUp(): void;
+  unfoldOrDown(): void;
+  toggleFold(entryId: string): void;
+  selectCursor(): void;
+  setFilterMode(mode: FilterMode): void;
+  cycleFilter(backwards: boolean): void;
+  expandChain(chainId: string): void;
+  collapseChains(): void;
+  setDirection(direction: LayoutDirection): void;
+  setFollow(follow: boolean): void;
+  setSearchQuery(query: string): void;
+  setSearchFilter(only: boolean): void;
+  clearSearch(): void;
+  stepMatch(by: -1 | 1): void;
+  reveal(entryId: string): void;
+  centreOn(entryId: string | null): void;
+  fitView(): void;
+  beginLabel(entryId: string | null): void;
+  setLabelText(label: string): void;
+  submitLabel(): Promise<void>;
+  cancelLabel(): void;
+  copyLink(entryId: string | null): Promise<void>;
+  // context
+  setContextMode(mode: ContextMode): void;
+  /** Shows a long text of the preview whole, or folds it (kept by key for the session). */
+  showWhole(key: string, shown: boolean): void;
+  copyContext(format: "json" | "markdown"): Promise<void>;
+  dismissReloadNotice(): void;
+  notify(kind: "info" | "error", text: string): void;
+}

@@ -1,0 +1,127 @@
+/**
+ * The context preview part of the controller: the selected entry's context
+ * (agent or llm) and its detail, loaded as the selection moves; the texts
+ * shown whole; copying the context.
+ */
+
+import type { ContextView } from "../../../../shared/ipc/contract.ts";
+import { contextAsJson, contextAsMarkdown } from "../../preview/export.ts";
+import { contextShades, NO_SHADES } from "../context-shades.ts";
+import { initialContextState } from "../stores.ts";
+import type { Controller } from "./api.ts";
+import { type ControllerKit, messageOf } from "./kit.ts";
+
+export interface ContextPreviewPart {
+  readonly actions: Pick<Controller, "setContextMode" | "showWhole" | "copyContext">;
+  /** Follows the selection, the session and the agent/llm mode. */
+  subscribe(): void;
+}
+
+export function createContextPreview(kit: ControllerKit): ContextPreviewPart {
+  const { notify } = kit;
+  const { session, context } = kit.stores;
+  const { loadContext, loadDetail } = createLoads(kit);
+
+  async function copyContext(format: "json" | "markdown") {
+    const current = context.getState().view;
+    if (!current) return;
+    const mode = context.getState().mode;
+    const text = format === "json" ? contextAsJson(current, mode) : contextAsMarkdown(current, mode);
+    try {
+      await kit.writeClipboard(text);
+      notify("info", format === "json" ? "Context copied as JSON." : "Context copied as Markdown.");
+    } catch (error) {
+      notify("error", `The context was not copied: ${messageOf(error)}`);
+    }
+  }
+
+  function subscribe() {
+    kit.own(
+      // What was shown whole belongs to the session it was shown in.
+      session.subscribe((state, previous) => {
+        if (state.view?.sessionId !== previous.view?.sessionId) context.setState({ shownWhole: new Set() });
+      }),
+      // The context and the inspector follow the selection (and the agent/llm toggle).
+      session.subscribe((state, previous) => {
+        if (state.selectedId !== previous.selectedId || state.view?.sessionId !== previous.view?.sessionId) {
+          void loadContext();
+          void loadDetail();
+        } else if (state.view !== previous.view && state.view && context.getState().status === "error") {
+          void loadContext();
+        }
+      }),
+      context.subscribe((state, previous) => {
+        if (state.mode !== previous.mode) void loadContext();
+      }),
+    );
+  }
+
+  return {
+    actions: {
+      setContextMode: (mode) => context.setState({ mode }),
+      showWhole(key, shown) {
+        const now = context.getState().shownWhole;
+        if (now.has(key) === shown) return;
+        const next = new Set(now);
+        if (shown) next.add(key);
+        else next.delete(key);
+        context.setState({ shownWhole: next });
+      },
+      copyContext,
+    },
+    subscribe,
+  };
+}
+
+/** Loads the selection's context and its detail: each keeps its own serial, so only the newest answer is shown. */
+function createLoads(kit: ControllerKit): { loadContext(): Promise<void>; loadDetail(): Promise<void> } {
+  const { client } = kit;
+  const { session, context } = kit.stores;
+  let contextSerial = 0;
+  let detailSerial = 0;
+
+  async function loadContext() {
+    const { view, selectedId } = session.getState();
+    const mode = context.getState().mode;
+    const serial = ++contextSerial;
+    if (!view || selectedId === null) {
+      context.setState({ ...initialContextState, mode });
+      return;
+    }
+    context.setState({ status: "loading", error: null, forId: selectedId, forMode: mode, shades: NO_SHADES });
+    try {
+      const result: ContextView = await client.request("session.context", {
+        leafId: selectedId,
+        llm: mode === "llm",
+      });
+      if (serial !== contextSerial || kit.isDisposed()) return;
+      // Shaded along the view as it is now (an append may have come meanwhile): its index is the graph's.
+      const now = session.getState().view;
+      const shades = now ? contextShades(result, kit.selectors.indexed(now)) : NO_SHADES;
+      context.setState({ status: "ready", view: result, shades });
+    } catch (error) {
+      if (serial !== contextSerial || kit.isDisposed()) return;
+      context.setState({ status: "error", error: messageOf(error), view: null });
+    }
+  }
+
+  async function loadDetail() {
+    const { view, selectedId } = session.getState();
+    const serial = ++detailSerial;
+    if (!view || selectedId === null) {
+      context.setState({ detailStatus: "idle", detail: null, detailError: null });
+      return;
+    }
+    context.setState({ detailStatus: "loading", detailError: null });
+    try {
+      const detail = await client.request("session.entry", { entryId: selectedId });
+      if (serial !== detailSerial || kit.isDisposed()) return;
+      context.setState({ detailStatus: "ready", detail });
+    } catch (error) {
+      if (serial !== detailSerial || kit.isDisposed()) return;
+      context.setState({ detailStatus: "error", detailError: messageOf(error), detail: null });
+    }
+  }
+
+  return { loadContext, loadDetail };
+}

@@ -1,0 +1,63 @@
+/** The labels and links part of the controller: the label editor and its submission, and copying an entry's link. */
+
+import { buildDeepLink } from "../../api/deep-link.ts";
+import type { Controller } from "./api.ts";
+import { type ControllerKit, messageOf } from "./kit.ts";
+
+export interface LabelsPart {
+  readonly actions: Pick<
+    Controller,
+    "beginLabel" | "setLabelText" | "submitLabel" | "cancelLabel" | "copyLink"
+  >;
+}
+
+export function createLabels(kit: ControllerKit): LabelsPart {
+  const { client, notify } = kit;
+  const { session } = kit.stores;
+
+  async function submitLabel() {
+    const editor = session.getState().labelEditor;
+    if (!editor) return;
+    const label = editor.label.trim();
+    session.setState({ labelEditor: null });
+    try {
+      await client.request("session.setLabel", {
+        targetId: editor.targetId,
+        label: label === "" ? null : label,
+      });
+      notify("info", label === "" ? "Label cleared." : `Labelled “${label}”.`);
+    } catch (error) {
+      notify("error", `The label was not saved: ${messageOf(error)}`);
+    }
+  }
+
+  async function copyLink(entryId: string | null) {
+    const view = session.getState().view;
+    if (!view) return;
+    const href = kit.options.location?.href ?? window.location.href;
+    try {
+      await kit.writeClipboard(buildDeepLink(href, view.sessionId, entryId));
+      notify("info", "Link copied.");
+    } catch (error) {
+      notify("error", `The link was not copied: ${messageOf(error)}`);
+    }
+  }
+
+  return {
+    actions: {
+      beginLabel(entryId) {
+        if (entryId === null) return;
+        const node = kit.model()?.nodesById.get(entryId);
+        if (!node) return;
+        session.setState({ labelEditor: { targetId: entryId, label: node.label ?? "" } });
+      },
+      setLabelText(label) {
+        const editor = session.getState().labelEditor;
+        if (editor) session.setState({ labelEditor: { ...editor, label } });
+      },
+      submitLabel,
+      cancelLabel: () => session.setState({ labelEditor: null }),
+      copyLink,
+    },
+  };
+}

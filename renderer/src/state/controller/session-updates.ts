@@ -1,0 +1,136 @@
+/**
+ * How the session on view follows its file: appends arrive as deltas
+ * (`session.appended`), a missed one brings the whole view again
+ * (`session.current`), and a file rewritten, replaced or deleted is read
+ * again or closed (`session.reloaded`).
+ */
+
+import type { ArborEvents } from "../../../../shared/ipc/contract.ts";
+import { applySessionDelta } from "../../../../shared/ipc/session-delta.ts";
+import { initialSessionState, type SessionState } from "../stores.ts";
+import { type ControllerKit, messageOf } from "./kit.ts";
+import type { FollowNeeds } from "./session.ts";
+
+/** How long appended entries stay highlighted. */
+export const RECENT_HIGHLIGHT_MS = 4000;
+
+/** Entries about the session rather than in its conversation: follow mode does not move for them. */
+const METADATA_TYPES: ReadonlySet<string> = new Set(["label", "session_info"]);
+
+export interface SessionUpdates {
+  subscribe(): void;
+  /** Another session was opened: the one a deletion closed no longer comes back. */
+  forgetDeleted(): void;
+}
+
+export function createSessionUpdates(kit: ControllerKit, needs: FollowNeeds): SessionUpdates {
+  const { client } = kit;
+  const { session, live } = kit.stores;
+  /** The session a deletion closed, until another opens: it comes back if its file is written again. */
+  let closedByDeletion: string | null = null;
+
+  function onReloaded({ sessionId, reason, view }: ArborEvents["session.reloaded"]) {
+    const state = session.getState();
+    // A file deleted and written again (an editor's save, a copy over it) comes back if nothing else was opened.
+    const back = state.view === null && closedByDeletion === sessionId && view !== null;
+    if (state.view?.sessionId !== sessionId && !back) return;
+    closedByDeletion = null;
+    const why = {
+      truncated: "The file got shorter",
+      replaced: "The file was replaced",
+      deleted: "The file was deleted",
+      recreated: "The file was deleted and created again",
+      rewritten: "The file was rewritten",
+    }[reason];
+    if (view === null) {
+      session.setState({ ...initialSessionState, direction: state.direction, follow: state.follow });
+      live.setState({ reloadNotice: `${why}: the session was closed.` });
+      closedByDeletion = sessionId;
+      return;
+    }
+    // Following the leaf, the view goes to the file's leaf as read now; otherwise the selection stays if it can.
+    const selected = state.follow ? null : state.selectedId;
+    needs.showView(view, needs.holds(view, selected) ? selected : null);
+    live.setState({ reloadNotice: `${why}: Arbor read it again.` });
+  }
+
+  return {
+    subscribe() {
+      kit.own(
+        client.on("session.appended", (event) => applyAppend(kit, needs, event)),
+        client.on("session.reloaded", onReloaded),
+      );
+    },
+    forgetDeleted() {
+      closedByDeletion = null;
+    },
+  };
+}
+
+function applyAppend(kit: ControllerKit, needs: FollowNeeds, event: ArborEvents["session.appended"]) {
+  const { session } = kit.stores;
+  const { sessionId, delta } = event;
+  const state = session.getState();
+  const current = state.view;
+  // Another session's, or the one an open is waiting for: its answer holds this append already.
+  if (current?.sessionId !== sessionId) return;
+  if (delta.baseBytes !== current.bytes) {
+    // A delta of another version of the view: an older one is in it already, a newer one means one was missed.
+    if (delta.bytes > current.bytes) resync(kit, needs, sessionId);
+    return;
+  }
+  const view = applySessionDelta(current, delta);
+  const next: Partial<SessionState> = { view };
+  // A label or a name (this window's own, often) moves the file's leaf but not the conversation: the cursor stays.
+  // A rebuilt index (a repeated id, say) may move the leaf with nothing new: that is followed too.
+  const leafType =
+    view.leafId === null
+      ? undefined
+      : (delta.added.find((node) => node.id === view.leafId) ?? kit.model()?.nodesById.get(view.leafId))
+          ?.type;
+  const follow =
+    state.follow &&
+    view.leafId !== null &&
+    (delta.added.some((node) => !METADATA_TYPES.has(node.type)) ||
+      (view.leafId !== current.leafId && leafType !== undefined && !METADATA_TYPES.has(leafType)));
+  if (follow) {
+    next.selectedId = view.leafId;
+    next.cursorId = view.leafId;
+  }
+  session.setState(next);
+  // The new leaf may be an entry the filter hides (a label, a usage entry): the cursor goes to the nearest visible one.
+  needs.navigator.settleCursor();
+  markRecent(
+    kit,
+    delta.added.map((node) => node.id),
+  );
+  if (follow) needs.navigator.centreOn(session.getState().cursorId);
+}
+
+/** A delta for a newer view than this one arrived: one was missed, so the whole view is fetched. */
+function resync(kit: ControllerKit, needs: FollowNeeds, sessionId: string) {
+  const { session } = kit.stores;
+  void needs.fetchCurrent(
+    (view) => {
+      const state = session.getState();
+      if (state.view?.sessionId !== sessionId || view?.sessionId !== sessionId) return;
+      const follow = state.follow && view.leafId !== null && view.leafId !== state.view.leafId;
+      session.setState(follow ? { view, selectedId: view.leafId, cursorId: view.leafId } : { view });
+      needs.navigator.settleCursor();
+      if (follow) needs.navigator.centreOn(session.getState().cursorId);
+    },
+    (error) => kit.notify("error", `The session could not be brought up to date: ${messageOf(error)}`),
+  );
+}
+
+/** Highlights appended entries for `RECENT_HIGHLIGHT_MS`. */
+function markRecent(kit: ControllerKit, ids: readonly string[]) {
+  if (ids.length === 0) return;
+  const { live } = kit.stores;
+  live.setState({ recent: new Set([...live.getState().recent, ...ids]) });
+  kit.later(RECENT_HIGHLIGHT_MS, () => {
+    const recent = new Set(live.getState().recent);
+    for (const id of ids) recent.delete(id);
+    live.setState({ recent });
+  });
+}
