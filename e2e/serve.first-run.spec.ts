@@ -115,12 +115,18 @@ test("a fresh clone: npm ci is quiet, npm start serves the app when Electron can
 
   // The demo library (no Pi sessions on this "machine"), listed in the window.
   await openApp(page, url);
+  // The token is enforced: a wrong one gets no page, and no token gets no session data (the socket).
   const anonymous = await request.newContext();
   try {
-    expect((await anonymous.get(new URL("/", url).toString())).status()).toBe(401);
+    expect((await anonymous.get(new URL("/?token=not-this-launch", url).toString())).status()).toBe(403);
   } finally {
     await anonymous.dispose();
   }
+  const fresh = await page.context().browser()!.newContext();
+  const stranger = await fresh.newPage();
+  await stranger.goto(new URL("/", url).toString());
+  await expect(stranger.getByRole("alert")).toContainText("needs its access token");
+  await fresh.close();
   await page.close();
 
   const exited = new Promise<void>((resolve) => start.on("exit", () => resolve()));

@@ -1,15 +1,17 @@
 /**
  * Security smoke test of `arbor serve` in a browser: the page runs no
  * inline script and gets no Node globals, every response carries the CSP,
- * and nothing is served or upgraded without this launch's token (or from
- * another origin or host name).
+ * no session data moves without this launch's token (or from another origin
+ * or host name), and the token stays this server's own: no cookie carries it
+ * to other services on 127.0.0.1, and two servers in one browser keep theirs.
  */
 
-import { request as httpRequest } from "node:http";
+import { createServer, request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
 import { expect, request, test } from "@playwright/test";
 import { WebSocket } from "ws";
-import { openApp } from "./support/app.ts";
-import { writeDemo } from "./support/demo.ts";
+import { openApp, sessionRow } from "./support/app.ts";
+import { LOGIN, writeDemo } from "./support/demo.ts";
 import type { PageGlobals } from "./support/page-globals.ts";
 import { type RunningServe, startServe } from "./support/serve.ts";
 
@@ -84,18 +86,19 @@ test("the page has a CSP, no inline script and no Node globals", async ({ page }
   expect(refused).toEqual({ directive: "script-src-elem", ran: false });
 });
 
-test("nothing is served without this launch's token, nor to another origin or host", async () => {
+test("no data without this launch's token; no page for another origin, host or site", async () => {
   const anonymous = await request.newContext();
   try {
+    // The page and its scripts hold no data: served without the token, never with a wrong one.
     const page = await anonymous.get(`${serve.origin}/`);
-    expect(page.status()).toBe(401);
+    expect(page.status()).toBe(200);
     expect(page.headers()["content-security-policy"]).toContain("default-src 'self'");
-    expect((await anonymous.get(`${serve.origin}/assets/`)).status()).toBe(401);
+    expect(page.headers()["set-cookie"]).toBeUndefined();
     expect((await anonymous.get(`${serve.origin}/?token=not-the-token`)).status()).toBe(403);
-    expect(
-      (await anonymous.get(`${serve.origin}/`, { headers: { cookie: "arbor_token=old" } })).status(),
-    ).toBe(403);
     expect((await anonymous.get(serve.url, { headers: { origin: "http://evil.example" } })).status()).toBe(
+      403,
+    );
+    expect((await anonymous.get(serve.url, { headers: { "sec-fetch-site": "cross-site" } })).status()).toBe(
       403,
     );
     expect((await anonymous.get(serve.url)).status()).toBe(200);
@@ -125,6 +128,7 @@ test("nothing is served without this launch's token, nor to another origin or ho
   // The WebSocket: no token, a wrong one, no Origin, another Origin: refused; the right ones: open.
   const ws = `ws://127.0.0.1:${serve.port}/ws`;
   expect(await upgrade(ws, serve.origin)).toBe(401);
+  expect(await upgrade(ws, serve.origin, `arbor_token=${serve.token}`)).toBe(401);
   expect(await upgrade(`${ws}?token=wrong`, serve.origin)).toBe(403);
   expect(await upgrade(`${ws}?token=${serve.token}`, undefined)).toBe(403);
   expect(await upgrade(`${ws}?token=${serve.token}`, "http://evil.example")).toBe(403);
@@ -132,9 +136,12 @@ test("nothing is served without this launch's token, nor to another origin or ho
 });
 
 /** Tries a WebSocket upgrade: "open", or the HTTP status it was refused with. */
-function upgrade(url: string, origin: string | undefined): Promise<number | "open"> {
+function upgrade(url: string, origin: string | undefined, cookie?: string): Promise<number | "open"> {
   return new Promise((done, fail) => {
-    const socket = new WebSocket(url, origin === undefined ? {} : { origin });
+    const socket = new WebSocket(url, {
+      ...(origin === undefined ? {} : { origin }),
+      ...(cookie === undefined ? {} : { headers: { cookie } }),
+    });
     socket.once("open", () => {
       socket.close();
       done("open");
@@ -148,3 +155,55 @@ function upgrade(url: string, origin: string | undefined): Promise<number | "ope
     });
   });
 }
+
+test("a page without the token tells how to get it; one opened with it keeps it for later loads", async ({
+  browser,
+}) => {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(`${serve.origin}/?session=x`);
+    await expect(page.getByRole("alert")).toContainText("needs its access token");
+    await expect(page.getByRole("alert")).toContainText("?token=");
+    await openApp(page, serve.url);
+    // The token leaves the address (not bookmarked, not shared), and a later load without it still connects.
+    await expect.poll(() => new URL(page.url()).searchParams.has("token")).toBe(false);
+    const later = await context.newPage();
+    await openApp(later, `${serve.origin}/`);
+    await expect(sessionRow(later, LOGIN)).toBeVisible();
+  } finally {
+    await context.close();
+  }
+});
+
+test("the token stays this server's: no other service on 127.0.0.1 receives it, and two servers keep theirs", async ({
+  browser,
+}) => {
+  // Another local service, as a browser would reach it after using Arbor (cookies ignore ports).
+  const received: string[] = [];
+  const other = createServer((incoming, response) => {
+    received.push(JSON.stringify(incoming.headers));
+    response.end("other service");
+  });
+  await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+  const second = await startServe({ dirs: [writeDemo().root], removeDirsOnStop: true });
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await openApp(page, serve.url);
+    await openApp(page, second.url);
+    await page.goto(`http://127.0.0.1:${(other.address() as AddressInfo).port}/`);
+    expect(received.join("\n")).not.toContain(serve.token);
+    expect(received.join("\n")).not.toContain(second.token);
+    expect(await context.cookies()).toEqual([]);
+    // Both servers still open for this browser without their tokens in the address.
+    for (const server of [serve, second]) {
+      await openApp(page, `${server.origin}/`);
+      await expect(sessionRow(page, LOGIN)).toBeVisible();
+    }
+  } finally {
+    await context.close();
+    await new Promise<void>((resolve) => other.close(() => resolve()));
+    expect(await second.stop(), second.output()).toBe(0);
+  }
+});

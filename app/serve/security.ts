@@ -1,11 +1,17 @@
 /**
- * Who may talk to `arbor serve`. It listens on 127.0.0.1 only, and every
- * request, page or WebSocket, must carry the per-launch token: as `?token=`
- * (the URL the command prints) or as the `arbor_token` cookie the server sets
- * on the first page load (HttpOnly, SameSite=Strict). The Host header must
- * name the server itself (so a page on another name that resolves to
- * 127.0.0.1 gets nowhere), a request with an Origin must come from the
- * server's own origin, and a WebSocket upgrade must have one.
+ * Who may talk to `arbor serve`. It listens on 127.0.0.1 only. The Host header
+ * must name the server itself (so a page on another name that resolves to
+ * 127.0.0.1 gets nowhere), and a request with an Origin must come from the
+ * server's own origin.
+ *
+ * Every session request and event goes over the WebSocket, and the upgrade
+ * must carry the per-launch token (`?token=`). The page and its scripts hold
+ * no data: they are served without the token, to navigations typed or pasted
+ * into the address bar and to the page's own loads, never to a link followed
+ * from another site (Sec-Fetch-Site). The page keeps the token it was opened
+ * with in its own origin's storage, which is private to this server's port;
+ * no cookie carries it, since cookies ignore ports and every other service on
+ * 127.0.0.1 would receive it, and a second server's cookie would replace it.
  */
 
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
@@ -13,7 +19,6 @@ import type { IncomingMessage } from "node:http";
 import { contentSecurityPolicyConnectingTo } from "../electron/csp.ts";
 
 export const LOOPBACK_HOST = "127.0.0.1";
-export const TOKEN_COOKIE = "arbor_token";
 export const WEBSOCKET_PATH = "/ws";
 
 /** A fresh access token: 32 random bytes, base64url. */
@@ -54,57 +59,60 @@ export function tokenMatches(candidate: string, token: string): boolean {
   return timingSafeEqual(a, b);
 }
 
-export function cookieValue(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(";")) {
-    const at = part.indexOf("=");
-    if (at < 0) continue;
-    if (part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
-  }
-  return undefined;
-}
+export type AccessDecision = { allowed: true } | { allowed: false; status: 401 | 403; reason: string };
 
-/** `Set-Cookie` for the token: this server's pages and socket only, never readable by scripts. */
-export function tokenCookie(token: string): string {
-  return `${TOKEN_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict`;
-}
-
-export type AccessDecision =
-  | { allowed: true; via: "query" | "cookie" }
-  | { allowed: false; status: 401 | 403; reason: string };
-
+const ALLOWED: AccessDecision = { allowed: true };
 const refuse = (status: 401 | 403, reason: string): AccessDecision => ({ allowed: false, status, reason });
 
-/**
- * Decides one request. `requireOrigin`: WebSocket upgrades must say where
- * they come from (browsers always do; a missing Origin is some other client).
- */
-export function decideAccess(
-  request: Pick<IncomingMessage, "headers" | "url">,
-  options: { token: string; port: number; requireOrigin: boolean },
-): AccessDecision {
+type Request = Pick<IncomingMessage, "headers" | "url">;
+
+/** The checks every request passes: addressed to this server, and from its own origin when it names one. */
+function checkAddress(request: Request, port: number, requireOrigin: boolean): AccessDecision {
   const host = request.headers.host;
-  if (!host || !allowedHosts(options.port).has(host.toLowerCase())) {
+  if (!host || !allowedHosts(port).has(host.toLowerCase())) {
     return refuse(403, "The request is not addressed to this server (Host header).");
   }
   const origin = request.headers.origin;
   if (origin === undefined) {
-    if (options.requireOrigin)
-      return refuse(403, "A WebSocket must say where it comes from (Origin header).");
-  } else if (!allowedOrigins(options.port).has(origin.toLowerCase())) {
+    if (requireOrigin) return refuse(403, "A WebSocket must say where it comes from (Origin header).");
+  } else if (!allowedOrigins(port).has(origin.toLowerCase())) {
     return refuse(403, "Requests from other sites are refused (Origin header).");
   }
-  const query = new URL(request.url ?? "/", "http://localhost").searchParams.get("token");
-  if (query !== null) {
-    return tokenMatches(query, options.token)
-      ? { allowed: true, via: "query" }
-      : refuse(403, "The access token is wrong: use the URL `arbor serve` printed at this launch.");
+  return ALLOWED;
+}
+
+function tokenOf(request: Request): string | null {
+  return new URL(request.url ?? "/", "http://localhost").searchParams.get("token");
+}
+
+const WRONG_TOKEN = "The access token is wrong: use the URL `arbor serve` printed at this launch.";
+
+/**
+ * A page or one of its files. A token in the query must be this launch's; a
+ * navigation from another site (or another port of this machine) is refused.
+ */
+export function decidePageAccess(request: Request, options: { token: string; port: number }): AccessDecision {
+  const address = checkAddress(request, options.port, false);
+  if (!address.allowed) return address;
+  const site = request.headers["sec-fetch-site"];
+  if (site === "cross-site" || site === "same-site") {
+    return refuse(
+      403,
+      "Arbor opens only from its own pages, or from an address typed or pasted into the browser.",
+    );
   }
-  const cookie = cookieValue(request.headers.cookie, TOKEN_COOKIE);
-  if (cookie !== undefined) {
-    return tokenMatches(cookie, options.token)
-      ? { allowed: true, via: "cookie" }
-      : refuse(403, "The access token is from another launch: use the URL `arbor serve` printed this time.");
-  }
-  return refuse(401, "Arbor needs its access token: open the URL `arbor serve` printed.");
+  const token = tokenOf(request);
+  return token === null || tokenMatches(token, options.token) ? ALLOWED : refuse(403, WRONG_TOKEN);
+}
+
+/** The WebSocket, which carries every request: from this server's own page, with this launch's token. */
+export function decideSocketAccess(
+  request: Request,
+  options: { token: string; port: number },
+): AccessDecision {
+  const address = checkAddress(request, options.port, true);
+  if (!address.allowed) return address;
+  const token = tokenOf(request);
+  if (token === null) return refuse(401, "Arbor needs its access token: open the URL `arbor serve` printed.");
+  return tokenMatches(token, options.token) ? ALLOWED : refuse(403, WRONG_TOKEN);
 }

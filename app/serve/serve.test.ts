@@ -1,7 +1,7 @@
 /**
  * `arbor serve` as a user (or an attacker) meets it: the real command in a
  * child process, raw HTTP requests and WebSocket upgrades on 127.0.0.1.
- * Token, cookie, Host and Origin checks, the exact CSP, static files without
+ * Token, Host, Origin and Sec-Fetch-Site checks, the exact CSP, no cookie, static files without
  * path traversal, loopback-only binding, and a clean stop on SIGTERM/SIGINT.
  */
 
@@ -15,7 +15,7 @@ import { WebSocket } from "ws";
 import { type WebSocketConstructor, WebSocketClient } from "../../shared/ipc/websocket-client.ts";
 import { encodedCwd, tempFolder, writeLinearSession, writeSampleSession } from "../runtime/testing.ts";
 import { createEventHub } from "../ipc/event-sink.ts";
-import { contentSecurityPolicy, cookieValue, decideAccess, tokenMatches } from "./security.ts";
+import { contentSecurityPolicy, decidePageAccess, decideSocketAccess, tokenMatches } from "./security.ts";
 import { startArborServer } from "./server.ts";
 import { PLACEHOLDER_HTML } from "./static-files.ts";
 import { type SpawnedServe, spawnServe } from "./testing.ts";
@@ -95,7 +95,6 @@ let serve: SpawnedServe;
 let port: number;
 let token: string;
 let staticDir: string;
-let cookie: string;
 
 beforeAll(async () => {
   folder = tempFolder("arbor-serve-");
@@ -121,7 +120,6 @@ beforeAll(async () => {
   ]);
   port = serve.port;
   token = serve.token;
-  cookie = `arbor_token=${token}`;
 });
 
 afterAll(async () => {
@@ -136,31 +134,41 @@ describe("arbor serve: the token", () => {
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
-  it("refuses a page without a token (401) and with a wrong one (403)", async () => {
-    const missing = await get(port, "/");
-    expect(missing.status).toBe(401);
-    expect(missing.body).toContain("token");
-    expect(missing.body).not.toContain("<");
+  it("serves the page and its files without the token (they hold no data), never with a wrong one", async () => {
+    const page = await get(port, "/");
+    expect(page.status).toBe(200);
+    expect(page.body).toContain("<title>Arbor</title>");
+    expect((await get(port, `/?token=${token}`)).status).toBe(200);
     expect((await get(port, `/?token=${"A".repeat(43)}`)).status).toBe(403);
     expect((await get(port, "/?token=")).status).toBe(403);
-    expect((await get(port, "/assets/app.js", { cookie: `arbor_token=${"B".repeat(43)}` })).status).toBe(403);
-    expect((await get(port, "/assets/app.js")).status).toBe(401);
-  });
-
-  it("serves the page for the token and sets it as an HttpOnly, SameSite=Strict cookie", async () => {
-    const page = await get(port, `/?token=${token}`);
-    expect(page.status).toBe(200);
-    expect(page.headers["content-type"]).toBe("text/html; charset=utf-8");
-    expect(page.body).toContain("<title>Arbor</title>");
-    expect(page.headers["set-cookie"]).toEqual([`arbor_token=${token}; Path=/; HttpOnly; SameSite=Strict`]);
-    const asset = await get(port, "/assets/app.js", { cookie });
+    expect((await get(port, `/assets/app.js?token=${"B".repeat(43)}`)).status).toBe(403);
+    const asset = await get(port, "/assets/app.js");
     expect(asset.status).toBe(200);
     expect(asset.headers["content-type"]).toBe("text/javascript; charset=utf-8");
     expect(asset.body).toBe("console.log('arbor')\n");
-    expect(asset.headers["set-cookie"]).toBeUndefined();
-    const head = await get(port, "/assets/app.js", { cookie }, "HEAD");
+    const head = await get(port, "/assets/app.js", {}, "HEAD");
     expect(head.status).toBe(200);
     expect(head.headers["content-length"]).toBe(String("console.log('arbor')\n".length));
+  });
+
+  it("sets no cookie: cookies ignore ports, so every service on 127.0.0.1 would receive the token", async () => {
+    for (const answer of [
+      await get(port, `/?token=${token}`),
+      await get(port, "/"),
+      await get(port, "/assets/app.js"),
+    ]) {
+      expect(answer.headers["set-cookie"]).toBeUndefined();
+    }
+  });
+
+  it("refuses a navigation from another site, or another port of this machine (Sec-Fetch-Site)", async () => {
+    for (const site of ["cross-site", "same-site"]) {
+      const answer = await get(port, `/?session=x`, { "sec-fetch-site": site });
+      expect(answer.status, site).toBe(403);
+      expect(answer.body).not.toContain("<title>");
+    }
+    expect((await get(port, "/", { "sec-fetch-site": "none" })).status).toBe(200);
+    expect((await get(port, "/assets/app.js", { "sec-fetch-site": "same-origin" })).status).toBe(200);
   });
 
   it("sends the Electron window's strict CSP, exactly, and nosniff on every answer", async () => {
@@ -171,9 +179,9 @@ describe("arbor serve: the token", () => {
     expect(contentSecurityPolicy(port)).toBe(expected);
     for (const answer of [
       await get(port, `/?token=${token}`),
-      await get(port, "/assets/app.js", { cookie }),
-      await get(port, "/"),
-      await get(port, "/nothing-here", { cookie }),
+      await get(port, "/assets/app.js"),
+      await get(port, "/?token=wrong"),
+      await get(port, "/nothing-here"),
     ]) {
       expect(answer.headers["content-security-policy"]).toBe(expected);
       expect(answer.headers["x-content-type-options"]).toBe("nosniff");
@@ -181,34 +189,35 @@ describe("arbor serve: the token", () => {
   });
 
   it("answers only GET and HEAD", async () => {
-    expect((await get(port, "/", { cookie }, "POST")).status).toBe(405);
-    expect((await get(port, "/", { cookie }, "DELETE")).status).toBe(405);
+    expect((await get(port, "/", {}, "POST")).status).toBe(405);
+    expect((await get(port, "/", {}, "DELETE")).status).toBe(405);
   });
 });
 
 describe("arbor serve: Origin and Host", () => {
   it("refuses HTTP requests from another origin, and to another host name", async () => {
-    expect((await get(port, "/", { cookie, origin: "http://evil.example" })).status).toBe(403);
+    expect((await get(port, "/", { origin: "http://evil.example" })).status).toBe(403);
     expect((await get(port, `/?token=${token}`, { origin: `http://127.0.0.1:${port + 1}` })).status).toBe(
       403,
     );
-    expect((await get(port, "/", { cookie, origin: "null" })).status).toBe(403);
-    expect((await get(port, "/", { cookie, origin: `http://127.0.0.1:${port}` })).status).toBe(200);
-    expect((await get(port, "/", { cookie, origin: `http://localhost:${port}` })).status).toBe(200);
+    expect((await get(port, "/", { origin: "null" })).status).toBe(403);
+    expect((await get(port, "/", { origin: `http://127.0.0.1:${port}` })).status).toBe(200);
+    expect((await get(port, "/", { origin: `http://localhost:${port}` })).status).toBe(200);
     // DNS rebinding: a foreign name that resolves to 127.0.0.1.
     expect((await get(port, `/?token=${token}`, { host: `evil.example:${port}` })).status).toBe(403);
-    expect((await get(port, "/", { cookie, host: `localhost:${port}` })).status).toBe(200);
+    expect((await get(port, "/", { host: `evil.example:${port}` })).status).toBe(403);
+    expect((await get(port, "/", { host: `localhost:${port}` })).status).toBe(200);
   });
 
   it("accepts a WebSocket only with the token and the server's own Origin", async () => {
     const ws = `ws://127.0.0.1:${port}/ws`;
     const own = `http://127.0.0.1:${port}`;
     expect(await upgrade(`${ws}?token=${token}`, {}, own)).toBe("open");
-    expect(await upgrade(ws, { cookie }, own)).toBe("open");
-    expect(await upgrade(ws, { cookie }, `http://localhost:${port}`)).toBe("open");
+    expect(await upgrade(`${ws}?token=${token}`, {}, `http://localhost:${port}`)).toBe("open");
     expect(await upgrade(ws, {}, own)).toBe(401);
+    // A cookie is no credential (another local service could have been sent one).
+    expect(await upgrade(ws, { cookie: `arbor_token=${token}` }, own)).toBe(401);
     expect(await upgrade(`${ws}?token=wrong`, {}, own)).toBe(403);
-    expect(await upgrade(ws, { cookie: "arbor_token=wrong" }, own)).toBe(403);
     expect(await upgrade(`${ws}?token=${token}`, {}, "http://evil.example")).toBe(403);
     expect(await upgrade(`${ws}?token=${token}`, {}, `http://127.0.0.1:${port + 1}`)).toBe(403);
     // No Origin at all: not a browser page of this server.
@@ -283,13 +292,13 @@ describe("arbor serve: static files", () => {
       "/assets/link.txt",
     ];
     for (const path of attempts) {
-      const answer = await get(port, path, { cookie });
+      const answer = await get(port, path);
       expect(answer.status, path).toBe(404);
       expect(answer.body, path).not.toContain("top secret");
       expect(answer.body, path).not.toContain("root:");
     }
-    expect((await get(port, "/%E0%A4%A", { cookie })).status).toBe(400);
-    expect((await get(port, "/assets/", { cookie })).status).toBe(404);
+    expect((await get(port, "/%E0%A4%A")).status).toBe(400);
+    expect((await get(port, "/assets/")).status).toBe(404);
   });
 
   it("serves a placeholder page, under the same CSP, when the renderer is not built", async () => {
@@ -305,12 +314,12 @@ describe("arbor serve: static files", () => {
       expect(page.body).toBe(PLACEHOLDER_HTML);
       expect(page.body).toContain("renderer is not built");
       expect(page.headers["content-security-policy"]).toBe(contentSecurityPolicy(server.port));
-      expect((await get(server.port, "/app.js", { cookie: `arbor_token=${server.token}` })).status).toBe(404);
-      expect((await get(server.port, "/")).status).toBe(401);
+      expect((await get(server.port, "/app.js")).status).toBe(404);
+      expect((await get(server.port, "/?token=wrong")).status).toBe(403);
       // Built while serving: the next load gets the real page.
       mkdirSync(join(folder.path, "not-built"), { recursive: true });
       writeFileSync(join(folder.path, "not-built", "index.html"), "<!doctype html><title>Built</title>");
-      const built = await get(server.port, "/", { cookie: `arbor_token=${server.token}` });
+      const built = await get(server.port, "/");
       expect(built.body).toContain("<title>Built</title>");
     } finally {
       await server.close();
@@ -374,27 +383,30 @@ describe("access decisions", () => {
     headers: { host: "127.0.0.1:4000", ...headers },
   });
 
-  it("take the token from the query before the cookie, and compare in constant time", () => {
-    expect(
-      decideAccess(request("/?token=t0ken", { cookie: "arbor_token=old" }), {
-        ...base,
-        requireOrigin: false,
-      }),
-    ).toEqual({
-      allowed: true,
-      via: "query",
+  it("the page: a token in the query must be this launch's; none is fine; other sites are refused", () => {
+    expect(decidePageAccess(request("/?token=t0ken", {}), base)).toEqual({ allowed: true });
+    expect(decidePageAccess(request("/?session=a", {}), base)).toEqual({ allowed: true });
+    expect(decidePageAccess(request("/?token=nope", {}), base)).toMatchObject({
+      allowed: false,
+      status: 403,
     });
-    expect(
-      decideAccess(request("/", { cookie: "a=1; arbor_token=t0ken; b=2" }), {
-        ...base,
-        requireOrigin: false,
-      }),
-    ).toEqual({
-      allowed: true,
-      via: "cookie",
+    expect(decidePageAccess(request("/", { "sec-fetch-site": "cross-site" }), base)).toMatchObject({
+      allowed: false,
+      status: 403,
     });
-    expect(cookieValue("a=1;arbor_token = x ; b", "arbor_token")).toBe("x");
-    expect(cookieValue(undefined, "arbor_token")).toBeUndefined();
+  });
+
+  it("the socket: the token in the query, never a cookie; compared in constant time", () => {
+    const own = { origin: "http://127.0.0.1:4000" };
+    expect(decideSocketAccess(request("/ws?token=t0ken", own), base)).toEqual({ allowed: true });
+    expect(decideSocketAccess(request("/ws", { ...own, cookie: "arbor_token=t0ken" }), base)).toMatchObject({
+      allowed: false,
+      status: 401,
+    });
+    expect(decideSocketAccess(request("/ws?token=t0ken", {}), base)).toMatchObject({
+      allowed: false,
+      status: 403,
+    });
     expect(tokenMatches("t0ken", "t0ken")).toBe(true);
     expect(tokenMatches("t0ke", "t0ken")).toBe(false);
   });

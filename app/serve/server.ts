@@ -1,7 +1,8 @@
 /**
  * The `arbor serve` host: one HTTP server on 127.0.0.1 that serves the built
  * renderer and, at `/ws`, the WebSocket binding of the contract. Every
- * request passes `decideAccess` first (token, Host, Origin); refusals carry
+ * request passes `decidePageAccess` or `decideSocketAccess` first (Host,
+ * Origin, where it comes from; the token for the socket); refusals carry
  * the same security headers as pages. Each connection (a browser tab) gets
  * handlers of its own from `connect`, as each Electron window has its own
  * runtime: tabs open sessions independently.
@@ -16,10 +17,10 @@ import type { EventHub } from "../ipc/event-sink.ts";
 import { MAX_MESSAGE_BYTES, WebSocketAdapter } from "../ipc/websocket-adapter.ts";
 import {
   createAccessToken,
-  decideAccess,
+  decidePageAccess,
+  decideSocketAccess,
   LOOPBACK_HOST,
   securityHeaders,
-  tokenCookie,
   WEBSOCKET_PATH,
 } from "./security.ts";
 import { StaticFiles } from "./static-files.ts";
@@ -91,15 +92,13 @@ export async function startArborServer(options: ArborServerOptions): Promise<Arb
   });
 
   const serveHttp = async (request: IncomingMessage, response: ServerResponse) => {
-    const decision = decideAccess(request, { token, port, requireOrigin: false });
+    const decision = decidePageAccess(request, { token, port });
     if (!decision.allowed) return refuse(response, decision.status, decision.reason);
     if (request.method !== "GET" && request.method !== "HEAD") {
       response.setHeader("Allow", "GET, HEAD");
       return refuse(response, 405, "Only GET and HEAD are served here.");
     }
     const headers: Record<string, string> = { ...securityHeaders(port) };
-    // The token came in the URL: keep it in a cookie, so later requests (assets, the socket) carry it.
-    if (decision.via === "query") headers["Set-Cookie"] = tokenCookie(token);
     const pathname = (request.url ?? "/").split("?")[0]!;
     const found = files.lookup(pathname);
     switch (found.kind) {
@@ -148,7 +147,7 @@ export async function startArborServer(options: ArborServerOptions): Promise<Arb
       );
       socket.destroy();
     };
-    const decision = decideAccess(request, { token, port, requireOrigin: true });
+    const decision = decideSocketAccess(request, { token, port });
     if (!decision.allowed) return reject(decision.status);
     if ((request.url ?? "/").split("?")[0] !== WEBSOCKET_PATH) return reject(404);
     sockets.handleUpgrade(request, socket, head, (webSocket) => {

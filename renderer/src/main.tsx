@@ -4,19 +4,23 @@ import "@xyflow/react/dist/style.css";
 import "./styles.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { connectClient } from "./api/client.ts";
+import { connectClient, MissingTokenError } from "./api/client.ts";
 import { App } from "./explorer/app.tsx";
 import { createController, messageOf } from "./state/controller.ts";
 import { ControllerProvider } from "./state/hooks.tsx";
 import { createStores } from "./state/stores.ts";
 
-function showFatal(root: HTMLElement, text: string) {
+function showFatal(root: HTMLElement, error: unknown) {
   root.replaceChildren();
   const box = document.createElement("div");
   box.className = "fatal";
   box.setAttribute("role", "alert");
   const title = document.createElement("h1");
-  title.textContent = "Arbor cannot reach its main process";
+  title.textContent =
+    error instanceof MissingTokenError
+      ? "Arbor needs its access token"
+      : "Arbor cannot reach its main process";
+  const text = messageOf(error);
   const detail = document.createElement("p");
   detail.textContent = text;
   const hint = document.createElement("p");
@@ -33,7 +37,7 @@ async function main() {
   try {
     connected = await connectClient();
   } catch (error) {
-    showFatal(root, messageOf(error));
+    showFatal(root, error);
     return;
   }
   const stores = createStores();

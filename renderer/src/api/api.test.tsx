@@ -7,7 +7,7 @@ import { encodeEvent, encodeResult } from "../../../shared/ipc/wire.ts";
 import { readSession } from "../../../shared/session/index.ts";
 import { sessionViewOf } from "../testing/session-view.ts";
 import { conversation, sessionText } from "../testing/sessions.ts";
-import { webSocketUrl } from "./client.ts";
+import { serveToken, type TokenStorage, webSocketUrl, withoutToken } from "./client.ts";
 import { buildDeepLink, parseDeepLink } from "./deep-link.ts";
 import { type ArborBridge, createElectronClient } from "./electron-client.ts";
 
@@ -62,10 +62,41 @@ describe("the Electron client decodes the wire form", () => {
 
 describe("the serve transport", () => {
   it("connects to /ws on the page's host, passing the token on", () => {
-    expect(webSocketUrl({ protocol: "http:", host: "127.0.0.1:4711", search: "?token=abc-_9" })).toBe(
+    expect(webSocketUrl({ protocol: "http:", host: "127.0.0.1:4711" }, "abc-_9")).toBe(
       "ws://127.0.0.1:4711/ws?token=abc-_9",
     );
-    expect(webSocketUrl({ protocol: "https:", host: "h", search: "" })).toBe("wss://h/ws");
+    expect(webSocketUrl({ protocol: "https:", host: "h" }, null)).toBe("wss://h/ws");
+  });
+
+  it("keeps the token of the printed URL in the origin's storage, for loads without it", () => {
+    const kept = new Map<string, string>();
+    const storage: TokenStorage = {
+      getItem: (key) => kept.get(key) ?? null,
+      setItem: (key, value) => void kept.set(key, value),
+    };
+    expect(serveToken("?session=s", storage)).toBeNull();
+    expect(serveToken("?token=t1&session=s", storage)).toBe("t1");
+    expect(serveToken("?session=s&leaf=a", storage)).toBe("t1");
+    // A new launch's URL replaces the old token.
+    expect(serveToken("?token=t2", storage)).toBe("t2");
+    expect(serveToken("", storage)).toBe("t2");
+    const refusing: TokenStorage = {
+      getItem: () => {
+        throw new Error("SecurityError");
+      },
+      setItem: () => {
+        throw new Error("QuotaExceededError");
+      },
+    };
+    expect(serveToken("?token=t3", refusing)).toBe("t3");
+    expect(serveToken("", refusing)).toBeNull();
+    expect(serveToken("?token=t4", null)).toBe("t4");
+  });
+
+  it("takes the token out of the address, keeping the rest", () => {
+    expect(withoutToken("?token=t&session=s&leaf=a")).toBe("?session=s&leaf=a");
+    expect(withoutToken("?token=t")).toBe("");
+    expect(withoutToken("")).toBe("");
   });
 });
 
