@@ -121,4 +121,54 @@ describe("dispatch", () => {
     });
     expect(seen).toHaveLength(2);
   });
+
+  it("turns file-system errors into their payload by code, without reporting them", async () => {
+    const seen: unknown[] = [];
+    const failure = (code: string) => Object.assign(new Error(`${code}: /home/someone/.pi/file`), { code });
+    const cases: [string, { code: string; message: string }][] = [
+      ["ENOENT", { code: "not-found", message: "The session file no longer exists; rescan the library." }],
+      [
+        "EACCES",
+        { code: "io", message: "Arbor is not allowed to read or write that file; check its permissions." },
+      ],
+      [
+        "EPERM",
+        { code: "io", message: "Arbor is not allowed to read or write that file; check its permissions." },
+      ],
+      ["ENOSPC", { code: "io", message: "The disk is full; nothing was written." }],
+      ["EBUSY", { code: "io", message: "A file operation failed (EBUSY); try again." }],
+    ];
+    for (const [code, payload] of cases) {
+      const { handlers } = fakeHandlers({
+        "session.rename": async () => {
+          throw failure(code);
+        },
+      });
+      const outcome = await dispatch(
+        handlers,
+        "session.rename",
+        { name: "x" },
+        {
+          onInternalError: (error) => seen.push(error),
+        },
+      );
+      expect(outcome, code).toEqual({ error: payload });
+    }
+    expect(seen).toEqual([]);
+    // A code that is not an error number is no file error: internal, and reported.
+    const { handlers } = fakeHandlers({
+      "session.rename": async () => {
+        throw failure("ERR_INVALID_ARG_TYPE");
+      },
+    });
+    expect(
+      await dispatch(
+        handlers,
+        "session.rename",
+        { name: "x" },
+        { onInternalError: (error) => seen.push(error) },
+      ),
+    ).toMatchObject({ error: { code: "internal" } });
+    expect(seen).toHaveLength(1);
+  });
 });

@@ -1,9 +1,10 @@
 /**
  * The transport-independent half of every binding: check a request's name
  * and parameters with the contract's schemas, then call the handler, and turn
- * whatever it throws into the `{code, message}` that crosses the wire. An
- * error that is not an `ArborError` leaves as "internal" with a generic
- * message: its own text (paths, stack traces) stays in the main process.
+ * whatever it throws into the `{code, message}` that crosses the wire (the
+ * one place errors are translated). A file-system error leaves by its code;
+ * any other error that is not an `ArborError` leaves as "internal" with a
+ * generic message: its own text (paths, stack traces) stays in the main process.
  *
  * Results and events leave in their wire form (shared/ipc/wire.ts: node
  * lists columnar), which each client decodes: `dispatch` encodes answers,
@@ -24,7 +25,7 @@ import { type EncodedNodesForm, encodeEvent, encodeResult, type WireEvent } from
 export type DispatchResult = { result: unknown } | { error: ArborErrorPayload };
 
 export interface DispatchOptions {
-  /** Sees every error that is not an `ArborError` (for the log). */
+  /** Sees every error that is neither an `ArborError` nor a file-system error (for the log). */
   onInternalError?: ((error: unknown, request: string) => void) | undefined;
   /** How node lists already in wire form travel on this transport (default: as a string). */
   encodedNodes?: EncodedNodesForm | undefined;
@@ -53,12 +54,30 @@ export async function dispatch(
 
 function toPayload(error: unknown, name: string, options: DispatchOptions): ArborErrorPayload {
   if (error instanceof ArborError) return error.toPayload();
+  const fileError = fileErrorPayload(error);
+  if (fileError) return fileError;
   options.onInternalError?.(error, name);
   const request = typeof name === "string" && name.length <= 64 ? `"${name}"` : "a request";
   return {
     code: "internal",
     message: `Arbor hit an unexpected error while handling ${request}; details are in its log.`,
   };
+}
+
+/** A file-system error (Node's `code`, such as `ENOENT`) as the user reads it; undefined for any other error. */
+function fileErrorPayload(error: unknown): ArborErrorPayload | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === "ENOENT") {
+    return { code: "not-found", message: "The session file no longer exists; rescan the library." };
+  }
+  if (code === "EACCES" || code === "EPERM") {
+    return { code: "io", message: "Arbor is not allowed to read or write that file; check its permissions." };
+  }
+  if (code === "ENOSPC") return { code: "io", message: "The disk is full; nothing was written." };
+  if (typeof code === "string" && /^E[A-Z]+$/.test(code)) {
+    return { code: "io", message: `A file operation failed (${code}); try again.` };
+  }
+  return undefined;
 }
 
 /** An event's payload as it crosses either transport. */

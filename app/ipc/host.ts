@@ -1,10 +1,12 @@
 /**
  * Everything one window needs, put together: the session library (with the
  * bundled demo library as fallback), a `SessionRuntime` with Arbor's own
- * extensions, and the handler object both transports bind. One per window
- * (an Electron window, a browser tab under `arbor serve`); the windows of
- * one process share one library and one set of open marks (`shared`), so
- * they never write the library's cache over each other.
+ * extensions, the window's services over them (the library as listed, the
+ * open session's view, the session actions) and the handler table both
+ * transports bind. One per window (an Electron window, a browser tab under
+ * `arbor serve`); the windows of one process share one library and one set
+ * of open marks (`shared`), so they never write the library's cache over
+ * each other.
  */
 
 import { join } from "node:path";
@@ -19,8 +21,14 @@ import { createCwdServicesFactory } from "../runtime/services.ts";
 import { SessionRuntime } from "../runtime/session-runtime.ts";
 import { storeSessionFactory } from "../runtime/store-session.ts";
 import { createParseCache, type ParseCache } from "../store/parse-cache.ts";
-import { createEventHub, type EventHub } from "./event-sink.ts";
-import { type ArborHandlerObject, createArborHandlers, type DemoSource } from "./handlers.ts";
+import type { ArborHandlers } from "../../shared/ipc/contract.ts";
+import { type DemoSource, LibraryView } from "../library-view/library-view.ts";
+import type { Disposable } from "../runtime/disposable.ts";
+import { SessionActions } from "../session-view/session-actions.ts";
+import { SessionViews } from "../session-view/session-views.ts";
+import { createEventHub, type EventHub, type EventSink } from "./event-sink.ts";
+import { createArborHandlers } from "./handlers.ts";
+import { IssuedIds } from "./issued-ids.ts";
 
 export interface ArborHostOptions {
   transport: "electron" | "serve";
@@ -36,7 +44,7 @@ export interface ArborHostOptions {
   /** List the bundled demo library when no sessions are found (default true). */
   demo?: boolean | undefined;
   setTitle?: ((title: string) => void) | undefined;
-  /** Runs work once the answers given so far have left the process (see `ArborHandlersOptions.afterReplies`). */
+  /** Runs work once the answers given so far have left the process (see `WindowServicesOptions.afterReplies`). */
   afterReplies?: ((work: () => void) => void) | undefined;
   /** Opens session files (default: the runtime's, `openStoreSession` over `app/store`). */
   openSession?: OpenSessionFactory | undefined;
@@ -88,10 +96,78 @@ function libraryFor(options: Pick<ArborHostOptions, "roots" | "extraFolders" | "
   });
 }
 
+export interface WindowServicesOptions {
+  runtime: SessionRuntime;
+  library: SessionLibrary;
+  events: EventSink;
+  transport: "electron" | "serve";
+  version: string;
+  /** When the first scan finds no session files, the demo library is listed instead (`demo: true`). */
+  demoSource?: DemoSource | undefined;
+  /** The process's "open" marks for the listing (default: none are marked). */
+  openMarks?: OpenMarks | undefined;
+  /** Errors of work in the background (scans, row reads, building an index); a request's go to `dispatch`. */
+  onInternalError?: ((error: unknown, request: string) => void) | undefined;
+  now?: (() => number) | undefined;
+  /** How long the open session's library row waits after an append before it is read again (default 250 ms). */
+  rowRefreshDelayMs?: number | undefined;
+  /**
+   * Runs work once the answers given so far have left the process, so that
+   * long work does not hold them back (the WebSocket: its writes drained);
+   * default: the next turn of the event loop (Electron's IPC sends at once).
+   */
+  afterReplies?: ((work: () => void) => void) | undefined;
+}
+
+/** One window's services over its runtime and the library, and the handler table over them. */
+export interface WindowServices extends Disposable {
+  readonly handlers: ArborHandlers;
+  readonly library: LibraryView;
+  readonly sessions: SessionViews;
+  readonly actions: SessionActions;
+}
+
+export function createWindowServices(options: WindowServicesOptions): WindowServices {
+  const { runtime, events } = options;
+  const ids = new IssuedIds();
+  const library = new LibraryView({
+    library: options.library,
+    ids,
+    events,
+    demoSource: options.demoSource,
+    openMarks: options.openMarks,
+    onInternalError: options.onInternalError,
+    rowRefreshDelayMs: options.rowRefreshDelayMs,
+  });
+  const sessions = new SessionViews(runtime, {
+    events,
+    ids,
+    library,
+    now: options.now ?? Date.now,
+    afterReplies: options.afterReplies ?? ((work) => setImmediate(work)),
+    onInternalError: options.onInternalError,
+  });
+  const actions = new SessionActions({ runtime, views: sessions, library, ids, events });
+  const info = { version: options.version, transport: options.transport };
+  return {
+    handlers: createArborHandlers({ info, library, sessions, actions }),
+    library,
+    sessions,
+    actions,
+    dispose() {
+      actions.dispose();
+      sessions.dispose();
+      library.dispose();
+    },
+  };
+}
+
 export interface ArborHost {
   readonly library: SessionLibrary;
   readonly runtime: SessionRuntime;
-  readonly handlers: ArborHandlerObject;
+  readonly handlers: ArborHandlers;
+  /** The window's services the handlers call (the library as listed, the open session's view). */
+  readonly windowServices: WindowServices;
   readonly events: EventHub;
   readonly openMarks: OpenMarks;
   readonly recentSessions: RecentSessions;
@@ -118,12 +194,12 @@ export function createArborHost(options: ArborHostOptions): ArborHost {
   const events = createEventHub();
   const openMarks = shared?.openMarks ?? createOpenMarks();
   const recentSessions = shared?.recentSessions ?? createRecentSessions({ dataDir: options.dataDir });
-  let handlers: ArborHandlerObject | undefined;
+  let windowServices: WindowServices | undefined;
   const runtime = new SessionRuntime({
     openSession: options.openSession ?? storeSessionFactory({ parseCache: parseCacheIn(options.dataDir) }),
     files: options.files,
     services: createCwdServicesFactory({
-      lookupLibraryEntry: (path) => handlers?.activeLibrary().session(path),
+      lookupLibraryEntry: (path) => windowServices?.library.active.session(path),
     }),
     extensions: [
       createFollowerExtension(),
@@ -132,7 +208,7 @@ export function createArborHost(options: ArborHostOptions): ArborHost {
       ...(options.setTitle ? [createWindowTitleExtension(options.setTitle)] : []),
     ],
   });
-  handlers = createArborHandlers({
+  windowServices = createWindowServices({
     runtime,
     library,
     events,
@@ -143,12 +219,13 @@ export function createArborHost(options: ArborHostOptions): ArborHost {
     onInternalError: options.onInternalError,
     afterReplies: options.afterReplies,
   });
-  const created = handlers;
+  const created = windowServices;
   let closing: Promise<void> | undefined;
   return {
     library,
     runtime,
-    handlers: created,
+    handlers: created.handlers,
+    windowServices: created,
     events,
     openMarks,
     recentSessions,
@@ -157,7 +234,7 @@ export function createArborHost(options: ArborHostOptions): ArborHost {
         await runtime.close();
         created.dispose();
         if (!shared) await library.dispose();
-        await created.idle().catch(() => {});
+        await created.library.idle().catch(() => {});
         if (!shared) {
           recentSessions.dispose();
           openMarks.dispose();

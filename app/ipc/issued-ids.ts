@@ -1,7 +1,7 @@
 /**
- * The ids the main process hands out for sessions and projects. The renderer
- * names a session only by an id it was given; an id maps back to a path here
- * or not at all, so no path from the renderer is ever opened.
+ * The ids Arbor issues for session files and projects. The renderer names a
+ * session only by an id it was given; an id maps back to a path here or not
+ * at all, so no path from the renderer is ever opened.
  *
  * Ids are derived from the path (or cwd), so the same file keeps its id for
  * the whole run and across launches, but only ids issued in this run resolve.
@@ -9,7 +9,7 @@
 
 import { createHash } from "node:crypto";
 
-export class HandleRegistry {
+export class IssuedIds {
   private readonly paths = new Map<string, string>();
   private readonly cwds = new Map<string, string>();
 
@@ -32,6 +32,7 @@ export class HandleRegistry {
     return this.paths.get(sessionId);
   }
 
+  /** The cwd behind an issued project id, or `undefined` for any other string. */
   cwdOf(projectId: string): string | undefined {
     return this.cwds.get(projectId);
   }

@@ -1,0 +1,186 @@
+/**
+ * The open session's view: one per open session, made when the session
+ * becomes the runtime's session and disposed with it (see
+ * `session-views.ts`). It answers the view, contexts, entries and searches
+ * of the session, and sends what changes in the view to every client
+ * (`session.appended`, `session.reloaded`).
+ */
+
+import {
+  type ContextView,
+  type EntryDetail,
+  SESSION_SEARCH_MAX_LIMIT,
+  type SessionDelta,
+  type SessionSearchResult,
+  type SessionView,
+} from "../../shared/ipc/contract.ts";
+import {
+  contextView,
+  entryDetail,
+  type SessionViewContent,
+  sessionViewContent,
+} from "../../shared/ipc/views.ts";
+import { EntrySearch } from "../../shared/session/entry-search.ts";
+import type { SessionIndex } from "../../shared/session/tree-index.ts";
+import type { EventSink } from "../ipc/event-sink.ts";
+import type { IssuedIds } from "../ipc/issued-ids.ts";
+import type { LibraryView } from "../library-view/library-view.ts";
+import { DisposableObject } from "../runtime/disposable.ts";
+import type { OpenSession, SessionReloadReason } from "../runtime/open-session.ts";
+import { LIVE_WINDOW_MS } from "../store/append.ts";
+import { savedLeafContext, savedLeafEntry, sessionViewFromSaved } from "./saved-view-answers.ts";
+import { SentView } from "./sent-view.ts";
+
+/** What the views of a window's sessions share. */
+export interface SessionViewServices {
+  events: EventSink;
+  ids: IssuedIds;
+  /** Knows the file a session was forked from. */
+  library: LibraryView;
+  now: () => number;
+  /**
+   * Runs work once the answers given so far have left the process, so that
+   * long work does not hold them back (see `WindowServicesOptions.afterReplies`).
+   */
+  afterReplies: (work: () => void) => void;
+  /** Errors of work done after the replies (building the index). */
+  onInternalError?: ((error: unknown, request: string) => void) | undefined;
+}
+
+export class OpenSessionView extends DisposableObject {
+  /** The view as every client last heard of it; none until a view of this session was sent. */
+  private sent: SentView | undefined;
+  /** One search per index: its texts are built on the first search and kept while the index grows by appends. */
+  private readonly searches = new WeakMap<SessionIndex, EntrySearch>();
+
+  constructor(
+    readonly session: OpenSession,
+    private readonly services: SessionViewServices,
+  ) {
+    super();
+  }
+
+  /** The whole view, as it is now (what changed since the view last sent goes out first as a delta). */
+  view(): SessionView {
+    const { session } = this;
+    const sent = this.sentView();
+    const saved = sent.saved;
+    const content = saved?.view.content ?? sessionViewContent(session.index);
+    const fields = {
+      sessionId: this.services.ids.sessionId(session.path),
+      path: session.path,
+      ...this.viewFields(content),
+      ...sent.rootsAndProblems(),
+    };
+    if (saved) return sessionViewFromSaved(fields, saved);
+    return { ...fields, nodes: [...sent.nodes.nodes()] };
+  }
+
+  context(leafId: string | null, llm: boolean): ContextView {
+    const saved = savedLeafContext(this.session.savedView, leafId, llm);
+    if (saved) {
+      this.buildIndexSoon();
+      return saved;
+    }
+    return contextView(this.session.index, leafId, llm);
+  }
+
+  entry(entryId: string): EntryDetail {
+    return savedLeafEntry(this.session.savedView, entryId) ?? entryDetail(this.session.index, entryId);
+  }
+
+  async search(query: string, limit = SESSION_SEARCH_MAX_LIMIT): Promise<SessionSearchResult> {
+    // The first search of a large session reads most of its file: other requests are answered between reads.
+    const found = await this.searchOf(this.session.index).search(
+      query,
+      limit,
+      () => new Promise((resolvePause) => setImmediate(resolvePause)),
+    );
+    return { query, ...found };
+  }
+
+  /** The index changed: what changed in the view since it was sent goes out as `session.appended`. */
+  advance(): void {
+    // Until a view of this session was sent, there is nothing to send a delta of.
+    const advanced = this.sent?.advance(this.session);
+    if (!advanced) return;
+    const { content, changes } = advanced;
+    const delta: SessionDelta = {
+      baseBytes: changes.baseBytes,
+      ...this.viewFields(content),
+      added: changes.added,
+      changed: changes.changed,
+      removed: changes.removed,
+      roots: changes.roots,
+      problems: changes.problems,
+    };
+    const sessionId = this.services.ids.sessionId(this.session.path);
+    this.services.events.emit("session.appended", { sessionId, delta });
+  }
+
+  /** The file was read again (or is gone): its view is sent whole, and deltas start from it. */
+  reloaded(reason: SessionReloadReason): void {
+    const { session } = this;
+    this.sent = undefined;
+    this.services.events.emit("session.reloaded", {
+      sessionId: this.services.ids.sessionId(session.path),
+      reason,
+      view: session.exists ? this.view() : null,
+    });
+  }
+
+  private sentView(): SentView {
+    if (this.sent) {
+      this.advance();
+      return this.sent;
+    }
+    const savedView = this.session.savedView;
+    this.sent = savedView ? SentView.fromSavedView(savedView) : SentView.fromIndex(this.session.index);
+    return this.sent;
+  }
+
+  private viewFields(content: SessionViewContent) {
+    const { session, services } = this;
+    return {
+      headerId: content.headerId,
+      cwd: content.cwd,
+      name: content.name,
+      version: content.version,
+      parentSessionId: services.library.parentSessionId(session.path, content.parentSession),
+      leafId: content.leafId,
+      bytes: content.bytes,
+      live: services.now() - session.foreignChangeMs < LIVE_WINDOW_MS,
+    };
+  }
+
+  /**
+   * A session opened from a saved view answers its first requests (the view,
+   * the leaf's context and entry) without its index; the index is built once
+   * those answers have left, so a click elsewhere need not wait for it.
+   */
+  private buildIndexSoon(): void {
+    const { session } = this;
+    this.services.afterReplies(() => {
+      if (this.isDisposed) return;
+      try {
+        // Reading the index builds it; a look at the file then says whether it read the view's bytes.
+        const saved = session.savedView;
+        const index = session.index;
+        session.refresh();
+        const unchanged = saved !== undefined && session.savedView === saved && session.index === index;
+        if (unchanged && this.sent?.saved?.view === saved) this.sent.nodes.adopt(index);
+      } catch (error) {
+        this.services.onInternalError?.(error, "session.index");
+      }
+    });
+  }
+
+  private searchOf(index: SessionIndex): EntrySearch {
+    let search = this.searches.get(index);
+    if (!search) {
+      search = new EntrySearch(index);
+      this.searches.set(index, search);
+    }
+    return search;
+  }
+}

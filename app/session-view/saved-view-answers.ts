@@ -1,0 +1,48 @@
+/**
+ * The saved-view shortcut: a session opened from a saved view
+ * (app/store/saved-view.ts) answers its first requests, the view itself and
+ * the context and entry of its leaf, from what was saved, without building
+ * its index.
+ */
+
+import type { ContextView, EntryDetail, SessionView, TreeNodeView } from "../../shared/ipc/contract.ts";
+import { decodeNodes, viewWithEncodedNodes } from "../../shared/ipc/wire.ts";
+import type { SavedView } from "../store/saved-view.ts";
+
+/** A saved view, with its nodes decoded only if something needs them as objects. */
+export interface SavedViewNodes {
+  view: SavedView;
+  nodes: () => TreeNodeView[];
+}
+
+export function savedViewNodes(view: SavedView): SavedViewNodes {
+  let decoded: TreeNodeView[] | undefined;
+  return {
+    view,
+    nodes: () => {
+      decoded ??= decodeNodes(view.nodesJson);
+      return decoded;
+    },
+  };
+}
+
+/** The session view of a saved view: its nodes are sent as the wire text saved, none of them built. */
+export function sessionViewFromSaved(fields: Omit<SessionView, "nodes">, saved: SavedViewNodes): SessionView {
+  return viewWithEncodedNodes(fields, saved.view.nodesJson, () => [...saved.nodes()]);
+}
+
+/** The context from the saved view's leaf, when that is what is asked for and it was saved. */
+export function savedLeafContext(
+  saved: SavedView | undefined,
+  leafId: string | null,
+  llm: boolean,
+): ContextView | undefined {
+  if (!saved?.leafContextJson || leafId !== saved.content.leafId || llm) return undefined;
+  return JSON.parse(saved.leafContextJson) as ContextView;
+}
+
+/** The saved view's leaf entry, when that is what is asked for and it was saved. */
+export function savedLeafEntry(saved: SavedView | undefined, entryId: string): EntryDetail | undefined {
+  if (!saved?.leafEntry || entryId !== saved.content.leafId) return undefined;
+  return structuredClone(saved.leafEntry);
+}

@@ -1,0 +1,143 @@
+/**
+ * What a window does to its session: open another, write to the open one
+ * (a label, a name), and replace it with a fork, a clone or a new session,
+ * each answered with the view of the session it leaves open. Every switch,
+ * whoever asked for it (a request, the menu, the command line), is
+ * announced with `session.switched`.
+ */
+
+import { dirname } from "node:path";
+import { type AppendResult, ArborError, type SessionView } from "../../shared/ipc/contract.ts";
+import type { EventSink } from "../ipc/event-sink.ts";
+import type { IssuedIds } from "../ipc/issued-ids.ts";
+import type { LibraryView } from "../library-view/library-view.ts";
+import { DisposableObject } from "../runtime/disposable.ts";
+import type { ReplaceResult, StartReason } from "../runtime/extension.ts";
+import type { AppendOutcome } from "../runtime/open-session.ts";
+import type { SessionRuntime } from "../runtime/session-runtime.ts";
+import { requireOpenSession, type SessionViews } from "./session-views.ts";
+
+const SWITCHED_REASON: Record<StartReason, "open" | "new" | "fork" | "clone"> = {
+  startup: "open",
+  resume: "open",
+  new: "new",
+  fork: "fork",
+  clone: "clone",
+};
+
+export interface SessionActionsOptions {
+  runtime: SessionRuntime;
+  views: SessionViews;
+  library: LibraryView;
+  ids: IssuedIds;
+  events: EventSink;
+}
+
+export class SessionActions extends DisposableObject {
+  /** Counts opens, so that an open that waited for a scan knows whether a later one came meanwhile. */
+  private openSerial = 0;
+
+  constructor(private readonly options: SessionActionsOptions) {
+    super();
+    const { runtime, ids, events, library } = options;
+    this.register(
+      runtime.setRebindSession(({ session, reason }) => {
+        // No view: the request that switched answers with it; any other client asks for it.
+        events.emit("session.switched", {
+          sessionId: ids.sessionId(session.path),
+          path: session.path,
+          reason: SWITCHED_REASON[reason],
+        });
+        // The library lists the new file only after it reads it.
+        if (reason === "new" || reason === "fork" || reason === "clone") library.scanAfterChange();
+      }),
+    );
+  }
+
+  /** Opens the session a session id names (see `LibraryView.sessionPath`), or reads the open one again. */
+  async open(sessionId: string): Promise<SessionView> {
+    const { runtime, library, views } = this.options;
+    const serial = ++this.openSerial;
+    const path = await library.sessionPath(sessionId);
+    // It waited for a scan, and another open came meanwhile: that one is what the window shows now.
+    if (serial !== this.openSerial) {
+      throw new ArborError("stale", "Another session was opened while this one was being looked for.");
+    }
+    if (path === undefined) {
+      throw new ArborError(
+        "not-found",
+        "That session is not in the library (the id was not issued by Arbor).",
+      );
+    }
+    const open = runtime.session;
+    if (open?.path === path) {
+      // What the file holds now, not the last read: it may have been deleted (or recreated) since.
+      open.refresh();
+      if (!open.exists) {
+        throw new ArborError("not-found", "The session file no longer exists; rescan the library.");
+      }
+      return views.requireCurrent().view();
+    }
+    return this.replaced(await runtime.switchSession(path), "Opening the session");
+  }
+
+  async setLabel(targetId: string, label: string | null): Promise<AppendResult> {
+    return appendResult(await requireOpenSession(this.options.runtime).appendLabel(targetId, label));
+  }
+
+  async rename(name: string): Promise<AppendResult> {
+    return appendResult(await requireOpenSession(this.options.runtime).appendSessionName(name));
+  }
+
+  async fork(entryId: string, position: "before" | "at"): Promise<SessionView> {
+    const { runtime } = this.options;
+    requireOpenSession(runtime);
+    return this.replaced(await runtime.fork(entryId, { position }), "The fork", true);
+  }
+
+  async clone(): Promise<SessionView> {
+    const { runtime } = this.options;
+    requireOpenSession(runtime);
+    return this.replaced(await runtime.clone(), "The clone", true);
+  }
+
+  /** A new session of the project, in the folder of its newest session (or of the open one, of that project). */
+  async newSession(projectId: string): Promise<SessionView> {
+    const { runtime, ids, library } = this.options;
+    const cwd = ids.cwdOf(projectId);
+    if (cwd === undefined) {
+      throw new ArborError(
+        "not-found",
+        "That project is not in the library (the id was not issued by Arbor).",
+      );
+    }
+    const open = runtime.session;
+    const sessionDir =
+      library.folderOfProject(cwd) ??
+      (open && runtime.services?.cwd === cwd ? dirname(open.path) : undefined);
+    if (sessionDir === undefined) {
+      throw new ArborError(
+        "not-found",
+        `No session folder is known for ${cwd}; rescan the library and try again.`,
+      );
+    }
+    return this.replaced(await runtime.newSession(cwd, { sessionDir }), "The new session", true);
+  }
+
+  /** The view after a switch; `writtenHere`: Arbor wrote the file just now (a fork, clone, new), so it is not live. */
+  private replaced(result: ReplaceResult, what: string, writtenHere = false): SessionView {
+    if (result.cancelled) {
+      throw new ArborError(
+        "refused",
+        `${what} was cancelled by the extension "${result.cancelledBy}"; the open session is unchanged.`,
+      );
+    }
+    const view = this.options.views.requireCurrent();
+    if (writtenHere) view.session.markWrittenHere();
+    return view.view();
+  }
+}
+
+function appendResult(outcome: AppendOutcome): AppendResult {
+  return { entryId: outcome.entryId, wasLive: outcome.wasLive };
+}
