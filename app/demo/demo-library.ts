@@ -10,6 +10,7 @@
 
 import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { piSessionFolderName } from "../library/pi-folders.ts";
 
 const BASE_TIME = Date.parse("2026-11-20T09:00:00.000Z");
 const PROVIDER = "anthropic";
@@ -223,7 +224,6 @@ export interface DemoFile {
 export function demoFiles(rootForParentPaths: string): DemoFile[] {
   const webapp = "/home/demo/projects/webapp";
   const cli = "/home/demo/projects/release-cli";
-  const dirOf = (cwd: string) => `--${cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`;
 
   // 1. A bug hunt with an abandoned approach, a compaction, labels and a context edit.
   const login = new DemoSession("login-flake", webapp, 0);
@@ -338,7 +338,7 @@ export function demoFiles(rootForParentPaths: string): DemoFile[] {
   login.name("Fix flaky login test");
 
   // 2. A fork of the first session (Pi's /fork), continued elsewhere.
-  const loginPath = join(rootForParentPaths, dirOf(webapp), login.fileName);
+  const loginPath = join(rootForParentPaths, piSessionFolderName(webapp), login.fileName);
   const fork = new DemoSession("login-fork", webapp, 90, loginPath);
   // The fork holds the path up to the fix (ids kept, as Pi's createBranchedSession does).
   const pathToFix = pathTo(login.entries, fix).filter((entry) => entry.type !== "label");
@@ -420,10 +420,10 @@ export function demoFiles(rootForParentPaths: string): DemoFile[] {
   const damagedText = `${damaged.text()}{"type":"message","id":"${hex8("damaged:broken")}","parentId":${JSON.stringify(damaged.leafId)},"timestamp":"2026-11-20T16:45:00.000Z","message":{"role":"assistant","content":[{"type":"text","text":"Fix #187 fi\n${JSON.stringify(orphan)}\n{"type":"message","id":"${hex8("damaged:partial")}","parentId":${JSON.stringify(damaged.leafId)},"timestamp":"2026-11-20T16:46:00.000Z","message":{"role":"assistant","content":[{"type":"te`;
 
   return [
-    { relativePath: join(dirOf(webapp), login.fileName), text: login.text() },
-    { relativePath: join(dirOf(webapp), fork.fileName), text: fork.text() },
-    { relativePath: join(dirOf(cli), release.fileName), text: release.text() },
-    { relativePath: join(dirOf(cli), damaged.fileName), text: damagedText },
+    { relativePath: join(piSessionFolderName(webapp), login.fileName), text: login.text() },
+    { relativePath: join(piSessionFolderName(webapp), fork.fileName), text: fork.text() },
+    { relativePath: join(piSessionFolderName(cli), release.fileName), text: release.text() },
+    { relativePath: join(piSessionFolderName(cli), damaged.fileName), text: damagedText },
   ];
 }
 

@@ -157,6 +157,9 @@ export function runContractSuite(
     let sampleProjectId: string;
     const idOfPath = new Map<string, string>();
     let strayPath: string;
+    /** A folder that is no project's Pi folder: a session of some project, and a broken file beside it. */
+    let mixedPath: string;
+    let mixedBrokenPath: string;
 
     beforeAll(async () => {
       folder = tempFolder("arbor-contract-");
@@ -185,6 +188,13 @@ export function runContractSuite(
       writeLines(join(project, "broken.jsonl"), "this is not a session\n");
       strayPath = join(root, "--nowhere--", "stray.jsonl");
       writeLines(strayPath, "{not json\n");
+      mixedPath = writeLinearSession(join(root, "mixed", "kept.jsonl"), {
+        cwd: "/work/elsewhere",
+        headerId: "019b7a4e-0000-7000-8000-00000000000e",
+        turns: 1,
+      }).path;
+      mixedBrokenPath = join(root, "mixed", "broken.jsonl");
+      writeLines(mixedBrokenPath, "");
       made = await makeClient({ root, dataDir: join(folder.path, "data") });
       client = made.client;
     });
@@ -221,6 +231,8 @@ export function runContractSuite(
           ...generatedPaths,
           join(dirname(samplePath), "broken.jsonl"),
           strayPath,
+          mixedPath,
+          mixedBrokenPath,
         ].sort(),
       );
       const sample = items.find((item) => item.path === samplePath)!;
@@ -242,7 +254,7 @@ export function runContractSuite(
       const project = listing.projects.find((group) => group.cwd === SAMPLE_CWD)!;
       expect(project.projectId).toBe(sampleProjectId);
       // Newest first. A file that is not a session names no cwd: it is listed with its error, in the
-      // project of the sessions in its folder, or apart when its folder holds none.
+      // project whose Pi session folder it is in, or apart (not under whatever else shares its folder).
       expect(project.sessions.map((item) => item.path)).toEqual([
         samplePath,
         linearPath,
@@ -250,8 +262,12 @@ export function runContractSuite(
       ]);
       expect(project.sessions[2]!.error).toBeTruthy();
       const unreadable = listing.projects.find((group) => group.cwd === "")!;
-      expect(unreadable.sessions.map((item) => item.path)).toEqual([strayPath]);
-      expect(unreadable.sessions[0]!.error).toBeTruthy();
+      expect(unreadable.sessions.map((item) => item.path).sort()).toEqual(
+        [mixedBrokenPath, strayPath].sort(),
+      );
+      expect(unreadable.sessions.every((item) => item.error)).toBe(true);
+      const elsewhere = listing.projects.find((group) => group.cwd === "/work/elsewhere")!;
+      expect(elsewhere.sessions.map((item) => item.path)).toEqual([mixedPath]);
       expect(await client.request("library.list", {})).toEqual(listing);
     });
 

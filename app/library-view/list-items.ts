@@ -4,10 +4,11 @@
  * files that are not readable sessions listed too.
  */
 
-import { dirname } from "node:path";
+import { basename, dirname } from "node:path";
 import type { ProjectGroup, SessionListItem } from "../../shared/ipc/contract.ts";
 import type { LibraryListing, LibrarySession } from "../library/index.ts";
 import type { IssuedIds } from "../ipc/issued-ids.ts";
+import { piSessionFolderName } from "../library/pi-folders.ts";
 
 /** What a row needs besides the library's summary: the ids to name it by, and whether a window has it open. */
 export interface RowSources {
@@ -43,23 +44,25 @@ export function projectGroups(listing: LibraryListing, sources: RowSources): Pro
     cwd: project.cwd,
     sessions: project.sessions.map((session) => listItem(session, sources)),
   }));
-  // Files that are not readable sessions are listed too, with their error, under their cwd; without
-  // one (no header), under the project of the sessions in their folder, as Pi keeps one folder per project.
-  for (const session of listing.failed) {
-    const folder = dirname(session.path);
-    let group =
-      session.cwd === ""
-        ? groups.find(
-            (candidate) =>
-              candidate.cwd !== "" && candidate.sessions.some((item) => dirname(item.path) === folder),
-          )
-        : undefined;
-    group ??= groups.find((candidate) => candidate.cwd === session.cwd);
+  // Files that are not readable sessions are listed too, with their error: under their header's cwd, or
+  // without one under the project whose Pi session folder they are in (Pi names the folder after the cwd),
+  // or else under no project; never under a heading borrowed from whatever else shares their folder.
+  const groupOf = (cwd: string) => {
+    let group = groups.find((candidate) => candidate.cwd === cwd);
     if (!group) {
-      group = { projectId: ids.projectId(session.cwd), cwd: session.cwd, sessions: [] };
+      group = { projectId: ids.projectId(cwd), cwd, sessions: [] };
       groups.push(group);
     }
-    group.sessions.push(listItem(session, sources));
+    return group;
+  };
+  for (const session of listing.failed) {
+    const folder = basename(dirname(session.path));
+    const cwd =
+      session.cwd !== ""
+        ? session.cwd
+        : (groups.find((candidate) => candidate.cwd !== "" && piSessionFolderName(candidate.cwd) === folder)
+            ?.cwd ?? "");
+    groupOf(cwd).sessions.push(listItem(session, sources));
   }
   return groups;
 }

@@ -27,8 +27,14 @@ export interface LibraryQuery {
   searchHits: readonly SearchHit[] | null;
 }
 
+/** A session by its name, else its first message; a file that is not a readable session by its file name. */
 export function displayName(item: SessionListItem): string {
+  if (item.error !== null) return fileName(item.path);
   return item.name ?? (item.firstMessage || "(no messages)");
+}
+
+function fileName(path: string): string {
+  return path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1) || path;
 }
 
 function compare(sort: LibrarySort): (a: SessionListItem, b: SessionListItem) => number {

@@ -6,7 +6,7 @@ import type { LibraryListing, SessionListItem } from "../../../shared/ipc/contra
 import { ArborError } from "../../../shared/ipc/contract.ts";
 import { renderExplorer } from "../testing/render-explorer.tsx";
 import { conversation, sessionText, user } from "../testing/sessions.ts";
-import { libraryGroups } from "./library-view.ts";
+import { displayName, libraryGroups } from "./library-view.ts";
 
 function item(sessionId: string, fields: Partial<SessionListItem> = {}): SessionListItem {
   return {
@@ -52,6 +52,17 @@ const listing: LibraryListing = {
 };
 
 const query = { sort: "recent" as const, namedOnly: false, searchText: "", searchHits: null };
+
+describe("displayName", () => {
+  it("names a session by its name, else its first message; a broken file by its file name", () => {
+    expect(displayName(item("a", { name: "Parser work" }))).toBe("Parser work");
+    expect(displayName(item("b"))).toBe("first message of b");
+    expect(displayName(item("c", { firstMessage: "" }))).toBe("(no messages)");
+    const broken = { error: "The file holds no session header.", firstMessage: "(no messages)" };
+    expect(displayName(item("d", { ...broken, path: "/s/--x--/notes.jsonl" }))).toBe("notes.jsonl");
+    expect(displayName(item("e", { ...broken, path: "C:\\pi\\bad.jsonl" }))).toBe("bad.jsonl");
+  });
+});
 
 describe("libraryGroups", () => {
   it("groups by project, most recent first, with forks nested under their parent", () => {
