@@ -22,7 +22,7 @@ import {
   writeLinearSession,
   writeSampleSession,
 } from "../runtime/testing.ts";
-import { readSession } from "../../shared/session/index.ts";
+import { inMemoryEntryReader, readSession } from "../../shared/session/index.ts";
 import { sessionViewOf } from "../../shared/ipc/testing/session-view.ts";
 import { applySessionDelta } from "../../shared/ipc/session-delta.ts";
 import { createEventHub } from "./event-sink.ts";
@@ -425,30 +425,31 @@ describe("sessions opened from a saved view", () => {
     cache.loads = 0;
     const [item] = items(await created.handlers["library.rescan"]({}));
     const index = readSession(readFileSync(samplePath, "utf8"));
+    const reader = inMemoryEntryReader(index);
     const fresh = sessionViewOf(item!.sessionId, index, { path: samplePath });
     const view = await created.handlers["session.open"]({ sessionId: item!.sessionId });
     // While the window reads the view, nothing builds the index.
     await nextTurn();
     await nextTurn();
     expect(cache.loads).toBe(0);
-    expect(titles).toEqual([`${firstUserText(index)} — project — Arbor`]);
+    expect(titles).toEqual([`${firstUserText(index, reader)} — project — Arbor`]);
     // Through the WebSocket's form, as a window gets it.
     const sent = JSON.parse(stringifyWire(encodeResult("session.open", view, "spliced")));
     expect(decodeResult("session.open", sent)).toEqual({ ...fresh, live: view.live });
     const leafId = view.leafId!;
     const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
     expect(await created.handlers["session.context"]({ leafId })).toEqual(
-      json(contextView(index, leafId, false)),
+      json(contextView(index, reader, leafId, false)),
     );
     expect(await created.handlers["session.entry"]({ entryId: leafId })).toEqual(
-      json(entryDetail(index, leafId)),
+      json(entryDetail(index, reader, leafId)),
     );
     expect(cache.loads).toBe(0);
     // The index is built once those are answered.
     await nextTurn();
     expect(cache.loads).toBe(1);
     expect(await created.handlers["session.context"]({ leafId: SAMPLE_IDS.u2, llm: true })).toEqual(
-      contextView(index, SAMPLE_IDS.u2, true),
+      contextView(index, reader, SAMPLE_IDS.u2, true),
     );
     expect(await created.handlers["session.current"]({})).toEqual(view);
   });

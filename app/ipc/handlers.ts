@@ -42,6 +42,7 @@ import {
 } from "../../shared/ipc/views.ts";
 import { decodeNodes, viewWithEncodedNodes } from "../../shared/ipc/wire.ts";
 import { EntrySearch } from "../../shared/session/entry-search.ts";
+import type { EntryReader } from "../../shared/session/entry-reader.ts";
 import type { SessionIndex } from "../../shared/session/tree-index.ts";
 
 /** Supplies the bundled demo library, used when the real library has no sessions at all. */
@@ -268,10 +269,10 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
 
   /** One search per index: its texts are built on the first search and kept while the index grows by appends. */
   const searches = new WeakMap<SessionIndex, EntrySearch>();
-  const searchOf = (index: SessionIndex): EntrySearch => {
+  const searchOf = (index: SessionIndex, reader: EntryReader): EntrySearch => {
     let search = searches.get(index);
     if (!search) {
-      search = new EntrySearch(index);
+      search = new EntrySearch(index, reader);
       searches.set(index, search);
     }
     return search;
@@ -337,8 +338,8 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
     const index = session.index;
     if (state.nodes.isCurrent(index)) return;
     state.saved = undefined;
-    const { added, changed, removed } = state.nodes.update(index);
-    const content = sessionViewContent(index);
+    const { added, changed, removed } = state.nodes.update(index, session.reader);
+    const content = sessionViewContent(index, session.reader);
     const delta: SessionDelta = {
       baseBytes: state.bytes,
       ...viewFields(session, content),
@@ -384,7 +385,7 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
     }
     const index = session.index;
     const nodes = new TreeNodeViewCache();
-    nodes.update(index);
+    nodes.update(index, session.reader);
     viewState = {
       session,
       nodes,
@@ -422,7 +423,7 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
 
   const sessionView = (session: OpenSession): SessionView => {
     const state = viewStateOf(session);
-    const content = state.saved?.view.content ?? sessionViewContent(session.index);
+    const content = state.saved?.view.content ?? sessionViewContent(session.index, session.reader);
     const fields = {
       sessionId: handles.sessionId(session.path),
       path: session.path,
@@ -563,19 +564,20 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
         buildIndexSoon(session);
         return JSON.parse(saved.leafContextJson) as ContextView;
       }
-      return contextView(session.index, leafId, llm ?? false);
+      return contextView(session.index, session.reader, leafId, llm ?? false);
     },
 
     async "session.entry"({ entryId }) {
       const session = current();
       const saved = session.savedView;
       if (saved?.leafEntry && entryId === saved.content.leafId) return structuredClone(saved.leafEntry);
-      return entryDetail(session.index, entryId);
+      return entryDetail(session.index, session.reader, entryId);
     },
 
     async "session.search"({ query, limit }) {
       // The first search of a large session reads most of its file: other requests are answered between reads.
-      const found = await searchOf(current().index).search(
+      const session = current();
+      const found = await searchOf(session.index, session.reader).search(
         query,
         limit ?? SESSION_SEARCH_MAX_LIMIT,
         () => new Promise((resolvePause) => setImmediate(resolvePause)),
