@@ -98,17 +98,7 @@ export function openSessionFile(path: string, options: OpenSessionFileOptions = 
       mode === "structure-with-facts" && size >= (options.parseCache?.minBytes ?? Infinity)
         ? options.parseCache
         : undefined;
-    const readBody: BodyReader = (offset, length) => {
-      if (!open) throw new Error(`${path} is closed`);
-      const body = Buffer.allocUnsafe(length);
-      let done = 0;
-      while (done < length) {
-        const n = readSync(fd, body, done, length - done, offset + done);
-        if (n === 0) throw new Error(`${path} is shorter than when it was read`);
-        done += n;
-      }
-      return body;
-    };
+    const readBody = bodyReaderOf(fd, path, () => open);
     const opened = { size, mtimeMs: stats.mtimeMs, ino: stats.ino };
     const close = () => {
       if (open) closeSync(fd);
@@ -150,22 +140,6 @@ export function openSessionFile(path: string, options: OpenSessionFileOptions = 
     const read =
       (cache && readFromSaved(fd, size, cache.load(path), mode, readBody)) ||
       readWhole(fd, mode, cache ? Infinity : undefined, readBody);
-    let saveForNextOpen: OpenedSession["saveForNextOpen"];
-    if (cache && read.digest !== undefined) {
-      const { index, reader, digest, toSave } = read;
-      const entryCount = index.entries.length;
-      const byteLength = index.byteLength;
-      // An index extended in place since (a follower read an append) has moved past these bytes.
-      const unchanged = () => index.entries.length === entryCount && index.byteLength === byteLength;
-      saveForNextOpen = async (pause) => {
-        if (toSave) cache.save(path, toSave, digest);
-        if (!unchanged()) return;
-        const view = pause
-          ? await savedViewInSteps(index, reader, digest, pause, unchanged)
-          : savedViewOf(index, reader, digest);
-        if (view && unchanged()) cache.saveView(path, view);
-      };
-    }
     return {
       ...opened,
       index: read.index,
@@ -173,13 +147,46 @@ export function openSessionFile(path: string, options: OpenSessionFileOptions = 
       read: read.from,
       savedView: undefined,
       matchesSavedView: true,
-      saveForNextOpen,
+      saveForNextOpen: cache ? saverOf(cache, path, read) : undefined,
       close,
     };
   } catch (error) {
     closeSync(fd);
     throw error;
   }
+}
+
+/** Reads bytes of the open file by offset; throws once it is closed, or where it has become shorter. */
+function bodyReaderOf(fd: number, path: string, isOpen: () => boolean): BodyReader {
+  return (offset, length) => {
+    if (!isOpen()) throw new Error(`${path} is closed`);
+    const body = Buffer.allocUnsafe(length);
+    let done = 0;
+    while (done < length) {
+      const n = readSync(fd, body, done, length - done, offset + done);
+      if (n === 0) throw new Error(`${path} is shorter than when it was read`);
+      done += n;
+    }
+    return body;
+  };
+}
+
+/** Saves a read's parse (when made) and view for the next open (see `OpenedSession.saveForNextOpen`). */
+function saverOf(cache: ParseCache, path: string, read: FileRead): OpenedSession["saveForNextOpen"] {
+  if (read.digest === undefined) return undefined;
+  const { index, reader, digest, toSave } = read;
+  const entryCount = index.entries.length;
+  const byteLength = index.byteLength;
+  // An index extended in place since (a follower read an append) has moved past these bytes.
+  const unchanged = () => index.entries.length === entryCount && index.byteLength === byteLength;
+  return async (pause) => {
+    if (toSave) cache.save(path, toSave, digest);
+    if (!unchanged()) return;
+    const view = pause
+      ? await savedViewInSteps(index, reader, digest, pause, unchanged)
+      : savedViewOf(index, reader, digest);
+    if (view && unchanged()) cache.saveView(path, view);
+  };
 }
 
 /** The SHA-256 (hex) of the file's first `size` bytes; undefined if it is shorter. */
