@@ -17,7 +17,7 @@
  * context call alone for the file's leaf):
  *   pi073-context  buildSessionContext(entries, leafId, byId) of Pi 0.73
  *   pi16-context   buildSessionContext(entries, leafId, byId) of Pi 1.6
- *   arbor-context  buildSessionContext(contextGraphOf(index), leafId)
+ *   arbor-context  buildSessionContext(contextGraphOf(index, reader), leafId)
  *
  * Pi's SessionManager may write to the file it opens (migration; 1.x adds a
  * newline to an unterminated last line), so Pi operations refuse files
@@ -197,11 +197,11 @@ async function run(op: string, file: string, reps: number): Promise<WorkerResult
         const { openSessionFile } = await import("../app/store/open-session-file.ts");
         const { buildSessionContext, contextGraphOf } = await import("../shared/session/index.ts");
         const opened = openSessionFile(file);
-        const { index } = opened;
+        const { index, reader } = opened;
         result.runsMs = [];
         for (let i = 0; i < reps; i++) {
           const start = performance.now();
-          const context = buildSessionContext(contextGraphOf(index), index.leafId);
+          const context = buildSessionContext(contextGraphOf(index, reader), index.leafId);
           result.runsMs.push(performance.now() - start);
           result.messages = context.messages.length;
         }

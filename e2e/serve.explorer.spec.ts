@@ -9,7 +9,7 @@
 
 import { expect, type Page, test } from "@playwright/test";
 import { FILTER_MODES, type FilterMode } from "../shared/graph/index.ts";
-import type { SessionIndex } from "../shared/session/index.ts";
+import { inMemoryEntryReader, type SessionIndex } from "../shared/session/index.ts";
 import {
   canvasPixels,
   chainNodes,
@@ -63,9 +63,10 @@ test.afterAll(async () => {
 });
 
 function entriesOfType(index: SessionIndex, type: string, role?: string): string[] {
+  const reader = inMemoryEntryReader(index);
   return [...index.nodes.values()]
     .filter((treeNode) => {
-      const entry = index.entryOfNode(treeNode) as unknown as Record<string, unknown>;
+      const entry = reader.entryOfNode(treeNode) as unknown as Record<string, unknown>;
       const message = entry.message as Record<string, unknown> | undefined;
       return entry.type === type && (role === undefined || message?.role === role);
     })
@@ -87,14 +88,15 @@ function matchedIds(page: Page): Promise<string[]> {
  * holds (its output is not searched). In the visible order.
  */
 function expectedMatches(index: SessionIndex, word: string, order: readonly string[]): string[] {
+  const reader = inMemoryEntryReader(index);
   const found = [...index.nodes.values()].filter((treeNode) => {
-    const entry = index.entryOfNode(treeNode) as unknown as Record<string, unknown>;
+    const entry = reader.entryOfNode(treeNode) as unknown as Record<string, unknown>;
     const message = entry.message as Record<string, unknown> | undefined;
     const label = index.labels.get(treeNode.id)?.label ?? "";
     if (label.toLowerCase().includes(word)) return true;
     if (message?.role === "toolResult") {
       // What the renderer holds of it: its kind, tool name and a one-line preview.
-      const facts = index.facts(treeNode.id)!;
+      const facts = reader.facts(treeNode.id)!;
       return [treeNode.id, "message", "toolresult", ...facts.toolNames, facts.preview]
         .join(" ")
         .toLowerCase()
@@ -474,7 +476,9 @@ test("search finds a word anywhere in an entry: later lines, tool call arguments
     }
     // Some match only by what a preview does not hold: the main process read the whole entries.
     expect(
-      expected.some((id) => !login.index.facts(id)!.preview.toLowerCase().includes(word)),
+      expected.some(
+        (id) => !inMemoryEntryReader(login.index).facts(id)!.preview.toLowerCase().includes(word),
+      ),
       word,
     ).toBe(true);
   }

@@ -19,6 +19,7 @@ import {
   buildSessionProjection,
   contextGraphOf,
   convertToLlm,
+  type EntryReader,
   isRecord,
   type SessionIndex,
 } from "../../shared/session/index.ts";
@@ -94,11 +95,11 @@ function describeIoError(error: unknown): string {
 /** Files opened by the running command; closed when it returns. */
 const openFiles: OpenedSession[] = [];
 
-/** Opens a file structure-first (bodies read on demand) and returns its index; the file stays untouched. */
-function readIndex(file: string): SessionIndex {
+/** Opens a file structure-first (bodies read on demand) for its index and entries; the file stays untouched. */
+function openFile(file: string): { index: SessionIndex; reader: EntryReader } {
   const opened = openSessionFile(file);
   openFiles.push(opened);
-  return opened.index;
+  return opened;
 }
 
 function parse(args: readonly string[], options: NonNullable<ParseArgsConfig["options"]>) {
@@ -121,14 +122,14 @@ function contextCommand(args: readonly string[], io: CliIo): number {
     json: { type: "boolean" },
   });
   const file = oneFile(positionals);
-  const index = readIndex(file);
+  const { index, reader } = openFile(file);
   const requested = (values.leaf as string[] | undefined) ?? [undefined];
   for (const leaf of requested) {
     if (leaf !== undefined && leaf !== "none" && !index.byId.has(leaf)) {
       throw new CliError(`no entry with id "${leaf}" in ${file}`);
     }
   }
-  const graph = contextGraphOf(index);
+  const graph = contextGraphOf(index, reader);
   for (const leaf of requested) {
     const projection = buildSessionProjection(graph, leaf === "none" ? null : leaf);
     const messages = values.llm ? convertToLlm(projection.messages) : projection.messages;
@@ -173,9 +174,9 @@ function describeMessage(message: { role: string; [key: string]: unknown }): str
 
 function treeCommand(args: readonly string[], io: CliIo): number {
   const { values, positionals } = parse(args, { json: { type: "boolean" } });
-  const index = readIndex(oneFile(positionals));
-  if (values.json) io.stdout(`${JSON.stringify(treeJson(index))}\n`);
-  else renderTreeText(index, (line) => io.stdout(`${line}\n`));
+  const { index, reader } = openFile(oneFile(positionals));
+  if (values.json) io.stdout(`${JSON.stringify(treeJson(index, reader))}\n`);
+  else renderTreeText(index, reader, (line) => io.stdout(`${line}\n`));
   return 0;
 }
 
@@ -187,7 +188,7 @@ function checkCommand(args: readonly string[], io: CliIo): number {
   for (const file of positionals) {
     let index: SessionIndex;
     try {
-      index = readIndex(file);
+      index = openFile(file).index;
     } catch (error) {
       // Check the other files anyway; the exit code still says one could not be read.
       unreadable += 1;
@@ -260,7 +261,7 @@ function statsCommand(args: readonly string[], io: CliIo): number {
   const { values, positionals } = parse(args, { json: { type: "boolean" } });
   const file = oneFile(positionals);
   const started = performance.now();
-  const index = readIndex(file);
+  const { index } = openFile(file);
   const stats = sessionStats(file, index, performance.now() - started);
   if (values.json) {
     io.stdout(`${JSON.stringify(stats)}\n`);

@@ -1,6 +1,6 @@
 /** `arbor tree`: the index as JSON, or as an indented tree in the manner of Pi's `/tree`. */
 
-import type { SessionIndex } from "../../shared/session/index.ts";
+import type { EntryReader, SessionIndex } from "../../shared/session/index.ts";
 
 export interface TreeJsonNode {
   id: string;
@@ -36,7 +36,7 @@ export function walkDepthFirst(index: SessionIndex, visit: (id: string) => void)
   }
 }
 
-export function treeJson(index: SessionIndex): TreeJson {
+export function treeJson(index: SessionIndex, reader: EntryReader): TreeJson {
   const nodes: TreeJsonNode[] = [];
   walkDepthFirst(index, (id) => {
     const node = index.nodes.get(id)!;
@@ -50,7 +50,7 @@ export function treeJson(index: SessionIndex): TreeJson {
     };
     const declared = node.entry.parentId;
     if (declared !== node.parentId) out.declaredParentId = typeof declared === "string" ? declared : null;
-    const role = index.facts(id)?.role;
+    const role = reader.facts(id)?.role;
     if (role) out.role = role;
     const label = index.labels.get(id)?.label;
     if (label) out.label = label;
@@ -75,7 +75,11 @@ export function treeJson(index: SessionIndex): TreeJson {
  * Pi's selector also lifts the branch holding the current leaf to the top).
  * `*` marks the file's leaf. Iterative, so a 100k-deep chain is fine.
  */
-export function renderTreeText(index: SessionIndex, write: (line: string) => void): void {
+export function renderTreeText(
+  index: SessionIndex,
+  reader: EntryReader,
+  write: (line: string) => void,
+): void {
   // `prefix`: what precedes this node's text; `under`: what its descendants inherit from the levels above;
   // `branched`: the node is a child of a branch point (or one of several roots), so its chain steps in once.
   const stack: { id: string; prefix: string; under: string; branched: boolean }[] = [];
@@ -85,7 +89,7 @@ export function renderTreeText(index: SessionIndex, write: (line: string) => voi
   }
   while (stack.length > 0) {
     const { id, prefix, under, branched } = stack.pop()!;
-    write(`${prefix}${describeNode(index, id)}`);
+    write(`${prefix}${describeNode(index, reader, id)}`);
     const children = index.nodes.get(id)!.children;
     if (children.length === 1) {
       const next = branched ? `${under}   ` : under;
@@ -104,8 +108,8 @@ export function renderTreeText(index: SessionIndex, write: (line: string) => voi
   }
 }
 
-function describeNode(index: SessionIndex, id: string): string {
-  const facts = index.facts(id)!;
+function describeNode(index: SessionIndex, reader: EntryReader, id: string): string {
+  const facts = reader.facts(id)!;
   const label = index.labels.get(id)?.label;
   const marks = `${id === index.leafId ? " *" : ""}${label ? ` [${label}]` : ""}`;
   const preview = facts.preview

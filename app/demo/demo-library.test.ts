@@ -37,7 +37,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe("the demo library", () => {
   const paths = writeDemoLibrary(root);
-  const [login, fork, release, damaged] = paths.map((path) => ({ path, index: readSessionFile(path).index }));
+  const [login, fork, release, damaged] = paths.map((path) => ({ path, ...readSessionFile(path) }));
 
   it("is deterministic and written once", () => {
     expect(paths).toHaveLength(4);
@@ -68,7 +68,7 @@ describe("the demo library", () => {
   });
 
   it("opens cleanly in Arbor and reads the same in Pi 1.6, every entry as leaf", () => {
-    for (const { path, index } of [login!, fork!, release!]) {
+    for (const { path, index, reader } of [login!, fork!, release!]) {
       expect(index.problems, path).toEqual([]);
       const copy = `${path}.pi-copy.jsonl`;
       copyFileSync(path, copy);
@@ -76,7 +76,7 @@ describe("the demo library", () => {
       const entries = manager.getEntries();
       expect(entries.map((entry) => entry.id)).toEqual(index.entries.map((entry) => entry.id));
       for (const id of [...index.byId.keys(), undefined]) {
-        expect(buildSessionContext(contextGraphOf(index), id), `${path} ${id}`).toEqual(
+        expect(buildSessionContext(contextGraphOf(index, reader), id), `${path} ${id}`).toEqual(
           pi16.buildSessionContext(entries, id),
         );
       }

@@ -27,6 +27,7 @@ import { decodeEvent, decodeResult, encodeEvent } from "../../shared/ipc/wire.ts
 import {
   buildSessionContext,
   contextGraphOf,
+  inMemoryEntryReader,
   convertToLlm,
   readSession,
   type SessionIndex,
@@ -292,8 +293,9 @@ export function runContractSuite(
       });
       const index = freshIndex(samplePath);
       const byId = new Map(view.nodes.map((node) => [node.id, node]));
+      const reader = inMemoryEntryReader(index);
       for (const node of view.nodes) {
-        const facts = index.facts(node.id)!;
+        const facts = reader.facts(node.id)!;
         const treeNode = index.nodes.get(node.id)!;
         expect(node).toMatchObject({
           parentId: treeNode.parentId,
@@ -332,7 +334,7 @@ export function runContractSuite(
         const sessionId = idOfPath.get(path)!;
         const view = await client.request("session.open", { sessionId });
         const index = freshIndex(path);
-        const graph = contextGraphOf(index);
+        const graph = contextGraphOf(index, inMemoryEntryReader(index));
         const leaves: (string | null)[] = [
           null,
           ...view.nodes.filter((_, i) => i % 5 === 0).map((node) => node.id),
@@ -374,7 +376,7 @@ export function runContractSuite(
         SAMPLE_IDS.a3,
         SAMPLE_IDS.u4,
       ]);
-      const facts = (id: string) => index.facts(id)!.tokenEstimate;
+      const facts = (id: string) => inMemoryEntryReader(index).facts(id)!.tokenEstimate;
       expect(atLeaf.tokenEstimate).toBe(
         facts(SAMPLE_IDS.c1) + facts(SAMPLE_IDS.u3) + facts(SAMPLE_IDS.a3) + facts(SAMPLE_IDS.u4),
       );

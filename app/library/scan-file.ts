@@ -9,6 +9,7 @@ import { type FileHandle, open } from "node:fs/promises";
 import { SessionParser } from "../../shared/session/parse.ts";
 import { buildSessionIndex } from "../../shared/session/tree-index.ts";
 import { contentHash } from "../store/content-hash.ts";
+import { FileEntryReader } from "../store/entry-reader.ts";
 import { readAt } from "../store/follower.ts";
 import type { ParseCache } from "../store/parse-cache.ts";
 import { savedViewInSteps } from "../store/saved-view.ts";
@@ -182,15 +183,16 @@ class ParseSaver {
     // Saved before the index is built from it: building adds the index's own problems to `parsed`.
     cache.save(path, parsed, digest);
     await yieldToOtherWork();
-    const reader = new BodyReader(path);
+    const bytes = new FileBytes(path);
     try {
-      const index = buildSessionIndex(parsed, (offset, length) => reader.read(offset, length));
-      const view = await savedViewInSteps(index, digest, yieldToOtherWork, () => !signal?.aborted);
+      const index = buildSessionIndex(parsed);
+      const reader = new FileEntryReader(index, (offset, length) => bytes.read(offset, length));
+      const view = await savedViewInSteps(index, reader, digest, yieldToOtherWork, () => !signal?.aborted);
       if (view && sameFile(path, read)) cache.saveView(path, view);
     } catch {
       // The file changed under the reads (or went away): the first open saves its view instead.
     } finally {
-      reader.close();
+      bytes.close();
     }
   }
 }
@@ -215,7 +217,7 @@ function sameFile(path: string, read: FileSignature): boolean {
 }
 
 /** Reads byte ranges of a file, opened on the first read. */
-class BodyReader {
+class FileBytes {
   private fd: number | null = null;
 
   constructor(private readonly path: string) {}

@@ -562,10 +562,10 @@ describe("saved parses for the explorer", () => {
     // The view the explorer is sent, without an index built for it.
     const saved = opened.savedView!;
     const fresh = openSessionFile(first, { mode: "structure-with-facts" });
-    expect(decodeNodes(saved.nodesJson)).toEqual(treeNodeViews(fresh.index));
-    expect(saved.content).toEqual(sessionViewContent(fresh.index));
+    expect(decodeNodes(saved.nodesJson)).toEqual(treeNodeViews(fresh.index, fresh.reader));
+    expect(saved.content).toEqual(sessionViewContent(fresh.index, fresh.reader));
     expect(JSON.parse(saved.leafContextJson!)).toEqual(
-      JSON.parse(JSON.stringify(contextView(fresh.index, fresh.index.leafId, false))),
+      JSON.parse(JSON.stringify(contextView(fresh.index, fresh.reader, fresh.index.leafId, false))),
     );
     expect(opened.read).toEqual({ from: "saved", tailBytes: 0 });
     expect(snapshot(opened.index)).toEqual(snapshot(fresh.index));

@@ -12,6 +12,7 @@
  */
 
 import { firstUserText } from "../../shared/ipc/views.ts";
+import type { EntryReader } from "../../shared/session/entry-reader.ts";
 import type { SessionIndex } from "../../shared/session/tree-index.ts";
 import { type Disposable, DisposableObject, toDisposable } from "./disposable.ts";
 import { StaleContextError, type StaleReason } from "./errors.ts";
@@ -78,6 +79,8 @@ export type ExtensionHandler<E extends ExtensionEventName> = (
 export interface SessionAccess {
   readonly path: string;
   readonly index: SessionIndex;
+  /** The whole entries of `index` (bodies read from the file on demand). */
+  readonly reader: EntryReader;
   /** The header's cwd ("" when it names none). */
   readonly cwd: string;
   /** The session's name (`session_info`), if it has one. */
@@ -290,6 +293,10 @@ class BoundSession implements SessionAccess {
     return this.host.live().session.index;
   }
 
+  get reader(): EntryReader {
+    return this.host.live().session.reader;
+  }
+
   get cwd(): string {
     return this.host.live().services.cwd;
   }
@@ -304,7 +311,7 @@ class BoundSession implements SessionAccess {
   get firstUserText(): string | undefined {
     const session = this.host.live().session;
     const saved = session.savedView;
-    return (saved ? saved.content.firstUserText : firstUserText(session.index)) ?? undefined;
+    return (saved ? saved.content.firstUserText : firstUserText(session.index, session.reader)) ?? undefined;
   }
 
   get mtimeMs(): number {

@@ -5,6 +5,7 @@
  * factory function (`SessionRuntimeOptions.openSession`).
  */
 
+import type { EntryReader } from "../../shared/session/entry-reader.ts";
 import type { SessionIndex } from "../../shared/session/tree-index.ts";
 import type { SavedView } from "../store/saved-view.ts";
 import type { Disposable } from "./disposable.ts";
@@ -40,6 +41,8 @@ export interface OpenSession extends Disposable {
   readonly path: string;
   /** The index as of the last read; replaced by a new object on reload or rebuild. */
   readonly index: SessionIndex;
+  /** The whole entries of `index` (bodies read from the file on demand); replaced with it. */
+  readonly reader: EntryReader;
   /**
    * The saved view of the file's bytes as the index holds them, when the
    * parse cache had one (see `app/store/saved-view.ts`); undefined once the

@@ -36,7 +36,11 @@ export function createSessionFiles(options: { now?: () => Date } = {}): SessionF
           now: now(),
         }).path;
       }
-      return forkSession(index, source.path, leafId, { position: "at", dir: sessionDir, now: now() }).path;
+      return forkSession(index, source.reader, source.path, leafId, {
+        position: "at",
+        dir: sessionDir,
+        now: now(),
+      }).path;
     },
   };
 }

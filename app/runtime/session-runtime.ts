@@ -298,7 +298,7 @@ export class SessionRuntime extends DisposableObject implements RuntimeActions {
       let leafId: string | null = entryId;
       let selectedText: string | undefined;
       if (options.position === "before") {
-        const entry = source.index.entryOfNode(node);
+        const entry = source.reader.entryOfNode(node);
         const message =
           entry.type === "message" ? (entry.message as { role?: unknown; content?: unknown }) : undefined;
         if (message?.role !== "user") {

@@ -8,6 +8,7 @@
  * leaf.
  */
 
+import type { EntryReader } from "../../shared/session/entry-reader.ts";
 import type { ParseMode } from "../../shared/session/parse.ts";
 import type { SessionIndex } from "../../shared/session/tree-index.ts";
 import {
@@ -86,6 +87,11 @@ export class StoreSession extends DisposableObject implements OpenSession {
   get index(): SessionIndex {
     this.assertOpen();
     return this.store.index;
+  }
+
+  get reader(): EntryReader {
+    this.assertOpen();
+    return this.store.reader;
   }
 
   get savedView(): SavedView | undefined {

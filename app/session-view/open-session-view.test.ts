@@ -13,7 +13,7 @@ import { applySessionDelta } from "../../shared/ipc/session-delta.ts";
 import { sessionViewOf } from "../../shared/ipc/testing/session-view.ts";
 import { contextView, entryDetail, firstUserText } from "../../shared/ipc/views.ts";
 import { decodeResult, encodeResult, stringifyWire } from "../../shared/ipc/wire.ts";
-import { readSession } from "../../shared/session/index.ts";
+import { inMemoryEntryReader, readSession } from "../../shared/session/index.ts";
 import type { ArborHost } from "../ipc/host.ts";
 import { collect, followedView, items, hostsInTempFolder, waitForEvent } from "../ipc/testing.ts";
 import { type Disposable, setDisposableTracker } from "../runtime/disposable.ts";
@@ -279,26 +279,27 @@ describe("sessions opened from a saved view", () => {
     cache.loads = 0;
     const [item] = items(await created.windowServices.library.rescan());
     const index = readSession(readFileSync(samplePath, "utf8"));
+    const reader = inMemoryEntryReader(index);
     const fresh = sessionViewOf(item!.sessionId, index, { path: samplePath });
     const view = await created.windowServices.actions.open(item!.sessionId);
     // While the window reads the view, nothing builds the index.
     await nextTurn();
     await nextTurn();
     expect(cache.loads).toBe(0);
-    expect(titles).toEqual([`${firstUserText(index)} — project — Arbor`]);
+    expect(titles).toEqual([`${firstUserText(index, reader)} — project — Arbor`]);
     // Through the WebSocket's form, as a window gets it.
     const sent = JSON.parse(stringifyWire(encodeResult("session.open", view, "spliced")));
     expect(decodeResult("session.open", sent)).toEqual({ ...fresh, live: view.live });
     const leafId = view.leafId!;
     const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
     const open = created.windowServices.sessions.requireCurrent();
-    expect(open.context(leafId, false)).toEqual(json(contextView(index, leafId, false)));
-    expect(open.entry(leafId)).toEqual(json(entryDetail(index, leafId)));
+    expect(open.context(leafId, false)).toEqual(json(contextView(index, reader, leafId, false)));
+    expect(open.entry(leafId)).toEqual(json(entryDetail(index, reader, leafId)));
     expect(cache.loads).toBe(0);
     // The index is built once those are answered.
     await nextTurn();
     expect(cache.loads).toBe(1);
-    expect(open.context(SAMPLE_IDS.u2, true)).toEqual(contextView(index, SAMPLE_IDS.u2, true));
+    expect(open.context(SAMPLE_IDS.u2, true)).toEqual(contextView(index, reader, SAMPLE_IDS.u2, true));
     expect(current(created)).toEqual(view);
   });
 

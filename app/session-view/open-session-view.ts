@@ -21,6 +21,7 @@ import {
   sessionViewContent,
 } from "../../shared/ipc/views.ts";
 import { EntrySearch } from "../../shared/session/entry-search.ts";
+import type { EntryReader } from "../../shared/session/entry-reader.ts";
 import type { SessionIndex } from "../../shared/session/tree-index.ts";
 import type { EventSink } from "../ipc/event-sink.ts";
 import type { IssuedIds } from "../ipc/issued-ids.ts";
@@ -65,7 +66,7 @@ export class OpenSessionView extends DisposableObject {
     const { session } = this;
     const sent = this.sentView();
     const saved = sent.saved;
-    const content = saved?.view.content ?? sessionViewContent(session.index);
+    const content = saved?.view.content ?? sessionViewContent(session.index, session.reader);
     const fields = {
       sessionId: this.services.ids.sessionId(session.path),
       path: session.path,
@@ -82,16 +83,19 @@ export class OpenSessionView extends DisposableObject {
       this.buildIndexSoon();
       return saved;
     }
-    return contextView(this.session.index, leafId, llm);
+    return contextView(this.session.index, this.session.reader, leafId, llm);
   }
 
   entry(entryId: string): EntryDetail {
-    return savedLeafEntry(this.session.savedView, entryId) ?? entryDetail(this.session.index, entryId);
+    return (
+      savedLeafEntry(this.session.savedView, entryId) ??
+      entryDetail(this.session.index, this.session.reader, entryId)
+    );
   }
 
   async search(query: string, limit = SESSION_SEARCH_MAX_LIMIT): Promise<SessionSearchResult> {
     // The first search of a large session reads most of its file: other requests are answered between reads.
-    const found = await this.searchOf(this.session.index).search(
+    const found = await this.searchOf(this.session.index, this.session.reader).search(
       query,
       limit,
       () => new Promise((resolvePause) => setImmediate(resolvePause)),
@@ -135,7 +139,9 @@ export class OpenSessionView extends DisposableObject {
       return this.sent;
     }
     const savedView = this.session.savedView;
-    this.sent = savedView ? SentView.fromSavedView(savedView) : SentView.fromIndex(this.session.index);
+    this.sent = savedView
+      ? SentView.fromSavedView(savedView)
+      : SentView.fromIndex(this.session.index, this.session.reader);
     return this.sent;
   }
 
@@ -175,10 +181,10 @@ export class OpenSessionView extends DisposableObject {
     });
   }
 
-  private searchOf(index: SessionIndex): EntrySearch {
+  private searchOf(index: SessionIndex, reader: EntryReader): EntrySearch {
     let search = this.searches.get(index);
     if (!search) {
-      search = new EntrySearch(index);
+      search = new EntrySearch(index, reader);
       this.searches.set(index, search);
     }
     return search;

@@ -9,6 +9,7 @@ import type { SessionDelta } from "../../shared/ipc/contract.ts";
 import { listPatch, sameProblem } from "../../shared/ipc/session-delta.ts";
 import { type SessionViewContent, sessionViewContent, TreeNodeViewCache } from "../../shared/ipc/views.ts";
 import type { Problem } from "../../shared/session/problems.ts";
+import type { EntryReader } from "../../shared/session/entry-reader.ts";
 import type { SessionIndex } from "../../shared/session/tree-index.ts";
 import type { OpenSession } from "../runtime/open-session.ts";
 import type { SavedView } from "../store/saved-view.ts";
@@ -52,9 +53,9 @@ export class SentView {
     );
   }
 
-  static fromIndex(index: SessionIndex): SentView {
+  static fromIndex(index: SessionIndex, reader: EntryReader): SentView {
     const nodes = new TreeNodeViewCache();
-    nodes.update(index);
+    nodes.update(index, reader);
     return new SentView(nodes, [...index.roots], [...index.problems], index.byteLength, undefined);
   }
 
@@ -79,8 +80,8 @@ export class SentView {
     const index = session.index;
     if (this.nodes.isCurrent(index)) return undefined;
     this.savedNodes = undefined;
-    const { added, changed, removed } = this.nodes.update(index);
-    const content = sessionViewContent(index);
+    const { added, changed, removed } = this.nodes.update(index, session.reader);
+    const content = sessionViewContent(index, session.reader);
     const changes: SentViewChanges = {
       baseBytes: this.bytes,
       added,

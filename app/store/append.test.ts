@@ -600,7 +600,7 @@ describe("entries appended by Arbor, read back by Pi's own SessionManager", () =
     // Arbor's own context agrees with Pi 1.6.
     const opened = openSessionFile(path);
     try {
-      const graph = contextGraphOf(opened.index);
+      const graph = contextGraphOf(opened.index, opened.reader);
       const copy = join(dirs.make(), "copy16.jsonl");
       copyFileSync(path, copy);
       const entries = pi16.SessionManager.open(copy).getEntries();

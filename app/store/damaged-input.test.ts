@@ -31,6 +31,7 @@ import {
   contextGraphOf,
   contextGraphOfEntries,
   convertToLlm,
+  inMemoryEntryReader,
   type ParsedSession,
   type SessionIndex,
   SessionParser,
@@ -144,7 +145,7 @@ function treeOf(index: SessionIndex): Record<string, [string | null, string[], n
 
 /** Text of each context message from `leaf` (user string content; role for anything else). */
 function contextTexts(index: SessionIndex, leaf: string | null | undefined): string[] {
-  return buildSessionContext(contextGraphOf(index), leaf).messages.map((m) =>
+  return buildSessionContext(contextGraphOf(index, inMemoryEntryReader(index)), leaf).messages.map((m) =>
     typeof m.content === "string" ? m.content : `<${m.role}>`,
   );
 }
@@ -554,8 +555,8 @@ describe("entry fields", () => {
     const index = readUnchanged(path);
     expect(problemsOf(index)).toEqual([{ kind: "invalid-field", line: 3 }]);
     expect(index.nodes.get("aaaa0002")!.parentId).toBe("aaaa0001");
-    expect(index.facts("aaaa0002")!.role).toBeUndefined();
-    const context = buildSessionContext(contextGraphOf(index), "aaaa0002");
+    expect(inMemoryEntryReader(index).facts("aaaa0002")!.role).toBeUndefined();
+    const context = buildSessionContext(contextGraphOf(index, inMemoryEntryReader(index)), "aaaa0002");
     // Pi's buildSessionContext passes every message entry's message through; convertToLlm drops the unknown one.
     expect(context.messages).toEqual([
       { role: "user", content: "one", timestamp: 1767225601000 },
@@ -596,9 +597,9 @@ describe("entry fields", () => {
     );
     const index = readUnchanged(path);
     expect(problemsOf(index)).toEqual([{ kind: "unknown-role", line: 3 }]);
-    expect(index.facts("aaaa0002")!.role).toBe("wizard");
+    expect(inMemoryEntryReader(index).facts("aaaa0002")!.role).toBe("wizard");
     expect(index.nodes.get("aaaa0003")!.parentId).toBe("aaaa0002");
-    const context = buildSessionContext(contextGraphOf(index), "aaaa0003");
+    const context = buildSessionContext(contextGraphOf(index, inMemoryEntryReader(index)), "aaaa0003");
     expect(context.messages.map((m) => m.role)).toEqual(["user", "wizard", "user"]);
     expect(convertToLlm(context.messages).map((m) => m.content)).toEqual(["one", "three"]);
   });
@@ -800,7 +801,7 @@ describe("old versions", () => {
     expect(compaction.type).toBe("compaction");
     expect(compaction.firstKeptEntryId).toBe(ids[2]);
     expect("firstKeptEntryIndex" in compaction).toBe(false);
-    const context = buildSessionContext(contextGraphOf(index), undefined);
+    const context = buildSessionContext(contextGraphOf(index, inMemoryEntryReader(index)), undefined);
     expect(context.messages.map((m) => m.role)).toEqual(["compactionSummary", "user", "user"]);
     expect(context.messages.slice(1).map((m) => m.content)).toEqual(["C", "D"]);
     expect(context.model).toEqual({ provider: "p", modelId: "m" });
@@ -824,8 +825,8 @@ describe("old versions", () => {
     expect(problemsOf(index)).toEqual([{ kind: "legacy-version", line: 1 }]);
     expect(index.version).toBe(2);
     expect(entryIds(index)).toEqual(["aaaa0001", "aaaa0002"]);
-    expect(index.facts("aaaa0002")!.role).toBe("custom");
-    const context = buildSessionContext(contextGraphOf(index), "aaaa0002");
+    expect(inMemoryEntryReader(index).facts("aaaa0002")!.role).toBe("custom");
+    const context = buildSessionContext(contextGraphOf(index, inMemoryEntryReader(index)), "aaaa0002");
     expect(context.messages[1]).toEqual({
       role: "custom",
       customType: "note",

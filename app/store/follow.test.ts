@@ -24,11 +24,8 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { type ParseMode, SessionParser } from "../../shared/session/parse.ts";
 import { generateSession } from "../../shared/session/testing/generate-session.ts";
-import {
-  buildSessionIndex,
-  extendSessionIndex,
-  resumePoint as treeResumePoint,
-} from "../../shared/session/tree-index.ts";
+import { extendSessionIndex, resumePoint as treeResumePoint } from "../../shared/session/extend-index.ts";
+import { buildSessionIndex } from "../../shared/session/tree-index.ts";
 import { AppendError, type AppendFailure, appendLabel } from "./append.ts";
 import { resumePoint } from "./follower.ts";
 import { openSessionFile } from "./open-session-file.ts";
@@ -72,11 +69,10 @@ describe("resumePoint", () => {
   it("agrees with the tree index's resumePoint, whatever the cut", () => {
     for (let seed = 1; seed <= 20; seed++) {
       const bytes = new TextEncoder().encode(generateSession({ seed, damage: seed % 2 === 0 }).text);
-      const readBody = (offset: number, length: number) => bytes.subarray(offset, offset + length);
       for (const cut of [0, 1, Math.floor(bytes.length / 3), Math.floor(bytes.length / 2), bytes.length]) {
         const parser = new SessionParser({ mode: "structure" });
         parser.push(bytes.subarray(0, cut));
-        let index = buildSessionIndex(parser.end(), readBody);
+        let index = buildSessionIndex(parser.end());
         expect(resumePoint(index)).toEqual(treeResumePoint(index));
         const start = resumePoint(index);
         const tail = new SessionParser({ mode: "structure", start });
@@ -436,7 +432,7 @@ describe("a child process appending 10,000 entries while Arbor follows and label
       try {
         for (let i = 0; i < store.index.entries.length; i += 97) {
           const id = store.index.entries[i]!.id;
-          expect(store.entry(id)).toEqual(full.index.entry(id));
+          expect(store.entry(id)).toEqual(full.reader.entry(id));
         }
       } finally {
         full.close();

@@ -21,10 +21,9 @@ import { basename, dirname } from "node:path";
 import { type ParseMode, SessionParser } from "../../shared/session/parse.ts";
 import {
   extendSessionIndex,
-  type SessionIndex,
-  type TreeNode,
   type resumePoint as treeResumePoint,
-} from "../../shared/session/tree-index.ts";
+} from "../../shared/session/extend-index.ts";
+import type { SessionIndex, TreeNode } from "../../shared/session/tree-index.ts";
 
 export type ReloadReason = "truncated" | "replaced" | "deleted" | "recreated" | "rewritten";
 
@@ -62,7 +61,7 @@ const LINE_SAMPLE_BYTES = 128;
 
 /**
  * Where a reader of appended bytes starts. The same answer as
- * `resumePoint` in tree-index.ts, found from the end of the record list
+ * `resumePoint` in extend-index.ts, found from the end of the record list
  * (records are in line order and their `piIndex` grows with it) instead of
  * filtering all of them: following stays proportional to the new bytes on a
  * file of any size. The tests check both agree.

@@ -190,7 +190,7 @@ describe("forkSession: Pi 1.6's createBranchedSession, as a new file", () => {
         const opened = openSessionFile(arborCopy, { mode });
         let fork: ReturnType<typeof forkSession>;
         try {
-          fork = forkSession(opened.index, arborCopy, ids[entry]!, { position });
+          fork = forkSession(opened.index, opened.reader, arborCopy, ids[entry]!, { position });
         } finally {
           opened.close();
         }
@@ -231,7 +231,7 @@ describe("forkSession: Pi 1.6's createBranchedSession, as a new file", () => {
     copyFileSync(source, copy);
     const opened = openSessionFile(copy);
     try {
-      const fork = forkSession(opened.index, copy, ids.u1!, { position: "before" });
+      const fork = forkSession(opened.index, opened.reader, copy, ids.u1!, { position: "before" });
       expect(fork.entries).toEqual([]);
       expect(fork.leafId).toBeNull();
       expect(lines(fork.path)).toEqual([
@@ -244,8 +244,14 @@ describe("forkSession: Pi 1.6's createBranchedSession, as a new file", () => {
           parentSession: copy,
         },
       ]);
-      expectNewFileError(() => forkSession(opened.index, copy, ids.a1!, { position: "before" }), "refused");
-      expectNewFileError(() => forkSession(opened.index, copy, "nope", { position: "at" }), "not-found");
+      expectNewFileError(
+        () => forkSession(opened.index, opened.reader, copy, ids.a1!, { position: "before" }),
+        "refused",
+      );
+      expectNewFileError(
+        () => forkSession(opened.index, opened.reader, copy, "nope", { position: "at" }),
+        "not-found",
+      );
     } finally {
       opened.close();
     }
@@ -261,7 +267,7 @@ describe("forkSession: Pi 1.6's createBranchedSession, as a new file", () => {
         targetId: ids.b2!,
         label: "cloned",
       });
-      const clone = cloneSession(store.index, copy);
+      const clone = cloneSession(store.index, store.reader, copy);
       const piCopy = copyOf(copy);
       const piFork = pi16.SessionManager.open(piCopy).createBranchedSession(label.entryId)!;
       expect(normaliseLabelIds(rawLines(clone.path).slice(1))).toEqual(
@@ -286,10 +292,10 @@ describe("exportSession", () => {
     const opened = openSessionFile(path);
     try {
       const destination = join(dirs.make(), "export.jsonl");
-      const result = exportSession(opened.index, path, { destination });
+      const result = exportSession(opened.index, opened.reader, path, { destination });
       expect(result).toMatchObject({ path: destination, omittedPartialLine: false });
       expect(readFileSync(destination)).toEqual(readFileSync(path));
-      expectNewFileError(() => exportSession(opened.index, path, { destination }), "conflict");
+      expectNewFileError(() => exportSession(opened.index, opened.reader, path, { destination }), "conflict");
     } finally {
       opened.close();
     }
@@ -311,7 +317,9 @@ describe("exportSession", () => {
       const opened = openSessionFile(path, { mode: "structure" });
       try {
         const destination = join(dirs.make(), "export.jsonl");
-        expect(exportSession(opened.index, path, { destination }).omittedPartialLine).toBe(omitted);
+        expect(exportSession(opened.index, opened.reader, path, { destination }).omittedPartialLine).toBe(
+          omitted,
+        );
         expect(readFileSync(destination, "utf8")).toBe(expected);
       } finally {
         opened.close();
@@ -324,7 +332,7 @@ describe("exportSession", () => {
     const opened = openSessionFile(path);
     try {
       const destination = join(dirs.make(), "branch.jsonl");
-      exportSession(opened.index, path, { destination, leafId: ids.b2! });
+      exportSession(opened.index, opened.reader, path, { destination, leafId: ids.b2! });
       const piFork = pi16.SessionManager.open(copyOf(path)).createBranchedSession(ids.b2!)!;
       expect(normaliseLabelIds(rawLines(destination).slice(1))).toEqual(
         normaliseLabelIds(rawLines(piFork).slice(1)),

@@ -26,12 +26,14 @@ import { closeSync, fsyncSync, linkSync, openSync, renameSync, unlinkSync, write
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { ArborError } from "../../shared/ipc/contract.ts";
+import type { EntryReader } from "../../shared/session/entry-reader.ts";
 import { pathToRoot, type SessionIndex, type TreeNode } from "../../shared/session/tree-index.ts";
 import {
   CURRENT_SESSION_VERSION,
   type SessionEntry,
   type SessionHeader,
 } from "../../shared/session/types.ts";
+import type { FileEntryReader } from "./entry-reader.ts";
 import { completeLinesEnd } from "./follower.ts";
 
 export type NewFileErrorCode = "conflict" | "refused" | "not-found" | "io";
@@ -289,6 +291,7 @@ export interface ForkOptions {
  */
 export function forkSession(
   index: SessionIndex,
+  reader: EntryReader,
   sourcePath: string,
   entryId: string,
   options: ForkOptions,
@@ -320,7 +323,7 @@ export function forkSession(
     cwd: sessionCwd(index),
     parentSession: source,
   });
-  const entries = leafId === null ? [] : branchedEntries(index, leafId, source);
+  const entries = leafId === null ? [] : branchedEntries(index, reader, leafId, source);
   const dir = resolve(options.dir ?? dirname(source));
   const path = join(dir, sessionFileName(timestamp, header.id));
   writeNewFile(path, jsonLines(header, entries));
@@ -330,6 +333,7 @@ export function forkSession(
 /** Pi's `/clone`: a fork at the leaf (by default the file's leaf). */
 export function cloneSession(
   index: SessionIndex,
+  reader: EntryReader,
   sourcePath: string,
   options: { leafId?: string; dir?: string; now?: Date } = {},
 ): NewSessionFile {
@@ -338,7 +342,7 @@ export function cloneSession(
     throw new NewFileError("refused", resolvePiPath(sourcePath), `${sourcePath} has no entries to clone.`);
   }
   const { leafId: _ignored, ...rest } = options;
-  return forkSession(index, sourcePath, leafId, { ...rest, position: "at" });
+  return forkSession(index, reader, sourcePath, leafId, { ...rest, position: "at" });
 }
 
 /** The header's cwd as Pi's SessionManager resolves it (its process's cwd when missing). */
@@ -348,8 +352,13 @@ function sessionCwd(index: SessionIndex): string {
 }
 
 /** The entries `createBranchedSession(leafId)` writes after the header. */
-function branchedEntries(index: SessionIndex, leafId: string, source: string): SessionEntry[] {
-  const path = pathToRoot(index, leafId).map((id) => wholeEntry(index, index.nodes.get(id)!, source));
+function branchedEntries(
+  index: SessionIndex,
+  reader: EntryReader,
+  leafId: string,
+  source: string,
+): SessionEntry[] {
+  const path = pathToRoot(index, leafId).map((id) => wholeEntry(reader, index.nodes.get(id)!, source));
   const kept: SessionEntry[] = [];
   const replacementByLabelId = new Map<string, string>();
   const pendingLabelIds: string[] = [];
@@ -400,8 +409,8 @@ function freshId(taken: ReadonlySet<string>): string {
  * the file; if that read no longer matches what was indexed (the file
  * changed underneath), the fork is refused rather than written from mixed data.
  */
-function wholeEntry(index: SessionIndex, node: TreeNode, source: string): SessionEntry {
-  const entry = index.entryOfNode(node);
+function wholeEntry(reader: EntryReader, node: TreeNode, source: string): SessionEntry {
+  const entry = reader.entryOfNode(node);
   if (!node.deferred) return entry;
   const stub = node.entry;
   if (entry === stub || entry.parentId !== stub.parentId || entry.timestamp !== stub.timestamp) {
@@ -435,10 +444,16 @@ export interface ExportResult {
 
 /**
  * A copy of a session in a new file. Whole: the bytes the index was read
- * from, exactly (a complete but unterminated last line gets its "\n"; a
- * half-written one is left out). One branch: as `forkSession`.
+ * from (through `reader`, the index's file), exactly (a complete but
+ * unterminated last line gets its "\n"; a half-written one is left out).
+ * One branch: as `forkSession`.
  */
-export function exportSession(index: SessionIndex, sourcePath: string, options: ExportOptions): ExportResult {
+export function exportSession(
+  index: SessionIndex,
+  reader: FileEntryReader,
+  sourcePath: string,
+  options: ExportOptions,
+): ExportResult {
   const destination = resolve(options.destination);
   if (options.leafId !== undefined) {
     const node = index.nodes.get(options.leafId);
@@ -451,17 +466,10 @@ export function exportSession(index: SessionIndex, sourcePath: string, options: 
       cwd: sessionCwd(index),
       parentSession: resolvePiPath(sourcePath),
     });
-    const lines = jsonLines(header, branchedEntries(index, options.leafId, sourcePath));
+    const lines = jsonLines(header, branchedEntries(index, reader, options.leafId, sourcePath));
     return { path: destination, ...writeNewFile(destination, lines), omittedPartialLine: false };
   }
-  const readBody = index.source.readBody;
-  if (!readBody) {
-    throw new NewFileError(
-      "refused",
-      sourcePath,
-      "This index was not read from a file; there are no bytes to copy.",
-    );
-  }
+  const readBody = reader.readBody;
   const end = completeLinesEnd(index);
   const partial = index.unterminatedLastLine;
   const copyEnd = partial?.parsed ? index.byteLength : end;
@@ -469,7 +477,7 @@ export function exportSession(index: SessionIndex, sourcePath: string, options: 
     const step = 1 << 20;
     for (let at = 0; at < copyEnd; at += step) {
       try {
-        yield readBody!(at, Math.min(step, copyEnd - at));
+        yield readBody(at, Math.min(step, copyEnd - at));
       } catch (error) {
         throw new NewFileError(
           "conflict",

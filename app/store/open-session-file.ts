@@ -8,14 +8,11 @@
 
 import type { Hash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { extendSessionIndex, resumePoint } from "../../shared/session/extend-index.ts";
 import { type ParsedSession, type ParseMode, SessionParser } from "../../shared/session/parse.ts";
-import {
-  buildSessionIndex,
-  extendSessionIndex,
-  resumePoint,
-  type SessionIndex,
-} from "../../shared/session/tree-index.ts";
+import { buildSessionIndex, type SessionIndex } from "../../shared/session/tree-index.ts";
 import { contentHash } from "./content-hash.ts";
+import { type BodyReader, FileEntryReader } from "./entry-reader.ts";
 import type { ParseCache } from "./parse-cache.ts";
 import { READ_CHUNK_BYTES } from "./read-session-file.ts";
 import { type Pause, type SavedView, savedViewInSteps, savedViewOf } from "./saved-view.ts";
@@ -27,6 +24,8 @@ export interface OpenedSession {
    * the size it had at the open): whoever only needs the view never waits.
    */
   readonly index: SessionIndex;
+  /** The whole entries of `index`, read from the file (built with it). */
+  readonly reader: FileEntryReader;
   size: number;
   mtimeMs: number;
   ino: number;
@@ -99,17 +98,7 @@ export function openSessionFile(path: string, options: OpenSessionFileOptions = 
       mode === "structure-with-facts" && size >= (options.parseCache?.minBytes ?? Infinity)
         ? options.parseCache
         : undefined;
-    const readBody = (offset: number, length: number): Uint8Array => {
-      if (!open) throw new Error(`${path} is closed`);
-      const body = Buffer.allocUnsafe(length);
-      let done = 0;
-      while (done < length) {
-        const n = readSync(fd, body, done, length - done, offset + done);
-        if (n === 0) throw new Error(`${path} is shorter than when it was read`);
-        done += n;
-      }
-      return body;
-    };
+    const readBody = bodyReaderOf(fd, path, () => open);
     const opened = { size, mtimeMs: stats.mtimeMs, ino: stats.ino };
     const close = () => {
       if (open) closeSync(fd);
@@ -131,6 +120,9 @@ export function openSessionFile(path: string, options: OpenSessionFileOptions = 
         get index() {
           return load().index;
         },
+        get reader() {
+          return load().reader;
+        },
         get read() {
           return load().from;
         },
@@ -148,35 +140,53 @@ export function openSessionFile(path: string, options: OpenSessionFileOptions = 
     const read =
       (cache && readFromSaved(fd, size, cache.load(path), mode, readBody)) ||
       readWhole(fd, mode, cache ? Infinity : undefined, readBody);
-    let saveForNextOpen: OpenedSession["saveForNextOpen"];
-    if (cache && read.digest !== undefined) {
-      const { index, digest, toSave } = read;
-      const entryCount = index.entries.length;
-      const byteLength = index.byteLength;
-      // An index extended in place since (a follower read an append) has moved past these bytes.
-      const unchanged = () => index.entries.length === entryCount && index.byteLength === byteLength;
-      saveForNextOpen = async (pause) => {
-        if (toSave) cache.save(path, toSave, digest);
-        if (!unchanged()) return;
-        const view = pause
-          ? await savedViewInSteps(index, digest, pause, unchanged)
-          : savedViewOf(index, digest);
-        if (view && unchanged()) cache.saveView(path, view);
-      };
-    }
     return {
       ...opened,
       index: read.index,
+      reader: read.reader,
       read: read.from,
       savedView: undefined,
       matchesSavedView: true,
-      saveForNextOpen,
+      saveForNextOpen: cache ? saverOf(cache, path, read) : undefined,
       close,
     };
   } catch (error) {
     closeSync(fd);
     throw error;
   }
+}
+
+/** Reads bytes of the open file by offset; throws once it is closed, or where it has become shorter. */
+function bodyReaderOf(fd: number, path: string, isOpen: () => boolean): BodyReader {
+  return (offset, length) => {
+    if (!isOpen()) throw new Error(`${path} is closed`);
+    const body = Buffer.allocUnsafe(length);
+    let done = 0;
+    while (done < length) {
+      const n = readSync(fd, body, done, length - done, offset + done);
+      if (n === 0) throw new Error(`${path} is shorter than when it was read`);
+      done += n;
+    }
+    return body;
+  };
+}
+
+/** Saves a read's parse (when made) and view for the next open (see `OpenedSession.saveForNextOpen`). */
+function saverOf(cache: ParseCache, path: string, read: FileRead): OpenedSession["saveForNextOpen"] {
+  if (read.digest === undefined) return undefined;
+  const { index, reader, digest, toSave } = read;
+  const entryCount = index.entries.length;
+  const byteLength = index.byteLength;
+  // An index extended in place since (a follower read an append) has moved past these bytes.
+  const unchanged = () => index.entries.length === entryCount && index.byteLength === byteLength;
+  return async (pause) => {
+    if (toSave) cache.save(path, toSave, digest);
+    if (!unchanged()) return;
+    const view = pause
+      ? await savedViewInSteps(index, reader, digest, pause, unchanged)
+      : savedViewOf(index, reader, digest);
+    if (view && unchanged()) cache.saveView(path, view);
+  };
 }
 
 /** The SHA-256 (hex) of the file's first `size` bytes; undefined if it is shorter. */
@@ -187,6 +197,7 @@ function digestOf(fd: number, size: number): string | undefined {
 
 interface FileRead {
   index: SessionIndex;
+  reader: FileEntryReader;
   from: OpenedSession["read"];
   /** The SHA-256 (hex) of the bytes read, when they were hashed (a parse cache is in use). */
   digest: string | undefined;
@@ -202,7 +213,7 @@ function readWhole(
   fd: number,
   mode: ParseMode,
   hashedUpTo: number | undefined,
-  readBody: (offset: number, length: number) => Uint8Array,
+  readBody: BodyReader,
 ): FileRead {
   const parser = new SessionParser({ mode });
   const hash = hashedUpTo !== undefined ? contentHash() : undefined;
@@ -220,8 +231,10 @@ function readWhole(
   const parsed = parser.end();
   // Taken before the index is built: building adds the index's own problems to `parsed.problems`.
   const snapshot = hash ? snapshotOf(parsed) : undefined;
+  const index = buildSessionIndex(parsed);
   return {
-    index: buildSessionIndex(parsed, readBody),
+    index,
+    reader: new FileEntryReader(index, readBody),
     from: { from: "file" },
     digest: hash?.digest("hex"),
     toSave: snapshot,
@@ -238,7 +251,7 @@ function readFromSaved(
   size: number,
   saved: ReturnType<ParseCache["load"]>,
   mode: ParseMode,
-  readBody: (offset: number, length: number) => Uint8Array,
+  readBody: BodyReader,
 ): FileRead | undefined {
   if (!saved || saved.parsed.byteLength > size) return undefined;
   const buffer = new Uint8Array(READ_CHUNK_BYTES);
@@ -246,9 +259,10 @@ function readFromSaved(
   const savedEnd = saved.parsed.byteLength;
   if (!hashRange(fd, 0, savedEnd, buffer, hash) || hash.copy().digest("hex") !== saved.digest)
     return undefined;
-  let index = buildSessionIndex(saved.parsed, readBody);
+  let index = buildSessionIndex(saved.parsed);
   if (size === savedEnd) {
-    return { index, from: { from: "saved", tailBytes: 0 }, digest: saved.digest, toSave: undefined };
+    const reader = new FileEntryReader(index, readBody);
+    return { index, reader, from: { from: "saved", tailBytes: 0 }, digest: saved.digest, toSave: undefined };
   }
   const parser = new SessionParser({ mode, start: resumePoint(index) });
   let position = savedEnd;
@@ -263,7 +277,8 @@ function readFromSaved(
   index = extendSessionIndex(index, parser.end()).index;
   const tailBytes = position - savedEnd;
   const toSave = tailBytes >= RESAVE_AFTER_BYTES ? snapshotOfIndex(index) : undefined;
-  return { index, from: { from: "saved", tailBytes }, digest: hash.digest("hex"), toSave };
+  const reader = new FileEntryReader(index, readBody);
+  return { index, reader, from: { from: "saved", tailBytes }, digest: hash.digest("hex"), toSave };
 }
 
 /** Feeds bytes `[from, to)` of the file to `hash`; false if the file ends first. */

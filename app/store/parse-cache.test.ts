@@ -22,6 +22,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { SessionParser } from "../../shared/session/parse.ts";
 import { generateSession } from "../../shared/session/testing/generate-session.ts";
+import type { EntryReader } from "../../shared/session/entry-reader.ts";
 import type { SessionIndex } from "../../shared/session/tree-index.ts";
 import { writeDemoLibrary } from "../demo/demo-library.ts";
 import { openSessionFile } from "./open-session-file.ts";
@@ -49,12 +50,12 @@ function freshCache(): { cache: ParseCache; dir: string } {
 }
 
 /** Everything a reader of the index sees, facts and entry stubs included. */
-function observed(index: SessionIndex) {
+function observed({ index, reader }: { index: SessionIndex; reader: EntryReader }) {
   return {
     ...snapshot(index),
     problemTexts: index.problems.map((p) => `${p.line} ${p.kind} ${p.severity} ${p.message}`),
     stubs: [...index.nodes.values()].map((node) => node.entry),
-    facts: [...index.nodes.values()].map((node) => index.factsOfNode(node)),
+    facts: [...index.nodes.values()].map((node) => reader.factsOfNode(node)),
     records: index.source.records,
     parseProblems: index.source.parseProblems,
     headerLine: index.source.headerLine,
@@ -65,7 +66,7 @@ function observed(index: SessionIndex) {
 function fresh(path: string) {
   const opened = openSessionFile(path, { mode: "structure-with-facts" });
   try {
-    return observed(opened.index);
+    return observed(opened);
   } finally {
     opened.close();
   }
@@ -87,7 +88,7 @@ function openCached(path: string, cache: ParseCache) {
   const opened = openSessionFile(path, { mode: "structure-with-facts", parseCache: recording });
   try {
     opened.saveForNextOpen?.();
-    return { read: opened.read, seen: observed(opened.index), saved, savedView: opened.savedView };
+    return { read: opened.read, seen: observed(opened), saved, savedView: opened.savedView };
   } finally {
     opened.close();
   }
@@ -403,7 +404,7 @@ describe("the store", () => {
     expect(readdirSync(dir)).toHaveLength(2);
 
     const second = SessionStore.open(path, { mode: "structure-with-facts", parseCache: cache });
-    expect(observed(second.index)).toEqual(fresh(path));
+    expect(observed(second)).toEqual(fresh(path));
     second.dispose();
   });
 });

@@ -5,6 +5,7 @@
  */
 
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { type EntryReader, inMemoryEntryReader } from "../../shared/session/entry-reader.ts";
 import { buildSessionIndex, type SessionIndex } from "../../shared/session/index.ts";
 import { type ParsedSession, SessionParser } from "../../shared/session/parse.ts";
 
@@ -12,6 +13,8 @@ export const READ_CHUNK_BYTES = 1 << 20;
 
 export interface ReadResult {
   index: SessionIndex;
+  /** Its entries, all in memory (the file is parsed whole). */
+  reader: EntryReader;
   /** File size and modification time when reading started, to notice later changes. */
   size: number;
   mtimeMs: number;
@@ -42,5 +45,6 @@ export function parseSessionFile(path: string): {
 
 export function readSessionFile(path: string): ReadResult {
   const { parsed, ...stats } = parseSessionFile(path);
-  return { index: buildSessionIndex(parsed), ...stats };
+  const index = buildSessionIndex(parsed);
+  return { index, reader: inMemoryEntryReader(index), ...stats };
 }

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { contextView, entryDetail, sessionViewContent, treeNodeViews } from "../../shared/ipc/views.ts";
 import { decodeNodes } from "../../shared/ipc/wire.ts";
-import { readSession } from "../../shared/session/index.ts";
+import { inMemoryEntryReader, readSession } from "../../shared/session/index.ts";
 import { generateSession } from "../../shared/session/testing/generate-session.ts";
 import type { SessionIndex } from "../../shared/session/tree-index.ts";
 import { writeDemoLibrary } from "../demo/demo-library.ts";
@@ -54,9 +54,9 @@ function sessionLines(count: number, prefix = "e"): string[] {
 /** What an open without any cache reads. */
 function freshIndex(path: string): SessionIndex {
   const opened = openSessionFile(path, { mode: "structure-with-facts" });
-  const index = opened.index;
+  const { index, reader } = opened;
   // Facts and bodies are read while the file is open.
-  for (const node of index.nodes.values()) index.factsOfNode(node);
+  for (const node of index.nodes.values()) reader.factsOfNode(node);
   return index;
 }
 
@@ -80,13 +80,15 @@ function expectViewOf(view: SavedView | undefined, path: string): void {
   expect(view, path).toBeDefined();
   const opened = openSessionFile(path, { mode: "structure-with-facts" });
   try {
-    const index = opened.index;
+    const { index, reader } = opened;
     const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
-    expect(view!.content).toEqual(json(sessionViewContent(index)));
+    expect(view!.content).toEqual(json(sessionViewContent(index, reader)));
     expect(view!.entryCount).toBe(index.entries.length);
-    expect(decodeNodes(view!.nodesJson)).toEqual(treeNodeViews(index));
-    expect(JSON.parse(view!.leafContextJson!)).toEqual(json(contextView(index, index.leafId, false)));
-    expect(view!.leafEntry).toEqual(index.leafId === null ? null : json(entryDetail(index, index.leafId)));
+    expect(decodeNodes(view!.nodesJson)).toEqual(treeNodeViews(index, reader));
+    expect(JSON.parse(view!.leafContextJson!)).toEqual(json(contextView(index, reader, index.leafId, false)));
+    expect(view!.leafEntry).toEqual(
+      index.leafId === null ? null : json(entryDetail(index, reader, index.leafId)),
+    );
   } finally {
     opened.close();
   }
@@ -324,7 +326,7 @@ describe("the saved view's version", () => {
       damage: { duplicateIds: true, orphans: true },
     });
     const index = readSession(generated.text);
-    const view = savedViewOf(index, "digest");
+    const view = savedViewOf(index, inMemoryEntryReader(index), "digest");
     const digest = createHash("sha1").update(JSON.stringify(view)).digest("hex");
     expect({ version: SAVED_VIEW_VERSION, digest }).toEqual(EXPECTED);
   });

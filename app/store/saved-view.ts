@@ -15,6 +15,7 @@
  * leaf's entry (or null).
  */
 
+import type { EntryReader } from "../../shared/session/entry-reader.ts";
 import { isRecord } from "../../shared/session/facts.ts";
 import { isProblemShaped } from "../../shared/session/problems.ts";
 import type { SessionIndex } from "../../shared/session/tree-index.ts";
@@ -60,22 +61,26 @@ const MAX_LEAF_JSON_CHARS = 4 * 1024 * 1024;
 export type Pause = () => Promise<void>;
 
 /** The steps of a view of `index`: every node's view built and encoded, the leaf's context, the leaf's entry. */
-function viewSteps(index: SessionIndex, digest: string): (() => void)[] & { view(): SavedView } {
+function viewSteps(
+  index: SessionIndex,
+  reader: EntryReader,
+  digest: string,
+): (() => void)[] & { view(): SavedView } {
   const leafId = index.leafId;
-  const content = sessionViewContent(index);
+  const content = sessionViewContent(index, reader);
   let nodesJson = "";
   let leafContextJson: string | null = null;
   let leafEntry: EntryDetail | null = null;
   const steps = [
     () => {
-      nodesJson = JSON.stringify(encodeNodes(treeNodeViews(index)));
+      nodesJson = JSON.stringify(encodeNodes(treeNodeViews(index, reader)));
     },
     () => {
-      const json = JSON.stringify(contextView(index, leafId, false));
+      const json = JSON.stringify(contextView(index, reader, leafId, false));
       leafContextJson = json.length <= MAX_LEAF_JSON_CHARS ? json : null;
     },
     () => {
-      const entry = leafId === null ? null : entryDetail(index, leafId);
+      const entry = leafId === null ? null : entryDetail(index, reader, leafId);
       leafEntry = entry && JSON.stringify(entry).length <= MAX_LEAF_JSON_CHARS ? entry : null;
     },
   ];
@@ -91,9 +96,9 @@ function viewSteps(index: SessionIndex, digest: string): (() => void)[] & { view
   });
 }
 
-/** The view of `index`, whose bytes have the SHA-256 `digest`, built at once. */
-export function savedViewOf(index: SessionIndex, digest: string): SavedView {
-  const steps = viewSteps(index, digest);
+/** The view of `index` (its entries read by `reader`), whose bytes have the SHA-256 `digest`, built at once. */
+export function savedViewOf(index: SessionIndex, reader: EntryReader, digest: string): SavedView {
+  const steps = viewSteps(index, reader, digest);
   for (const step of steps) step();
   return steps.view();
 }
@@ -104,11 +109,12 @@ export function savedViewOf(index: SessionIndex, digest: string): SavedView {
  */
 export async function savedViewInSteps(
   index: SessionIndex,
+  reader: EntryReader,
   digest: string,
   pause: Pause,
   stillCurrent: () => boolean = () => true,
 ): Promise<SavedView | undefined> {
-  const steps = viewSteps(index, digest);
+  const steps = viewSteps(index, reader, digest);
   for (const step of steps) {
     await pause();
     if (!stillCurrent()) return undefined;

@@ -11,11 +11,13 @@
 
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { resolve } from "node:path";
+import type { EntryReader } from "../../shared/session/entry-reader.ts";
 import type { EntryFacts } from "../../shared/session/facts.ts";
 import type { ParseMode } from "../../shared/session/parse.ts";
 import type { SessionIndex, TreeNode } from "../../shared/session/tree-index.ts";
 import type { SessionEntry } from "../../shared/session/types.ts";
 import type { AppendResult, AppendTarget } from "./append.ts";
+import type { FileEntryReader } from "./entry-reader.ts";
 import {
   type ByteSample,
   type FollowOptions,
@@ -123,6 +125,8 @@ export class StoreDisposedError extends Error {
 interface OpenFile {
   /** Built when first read, when the open had a saved view (see `OpenedSession.index`). */
   index: SessionIndex;
+  /** The whole entries of `index` (made with it; a rebuilt index gets a new one). */
+  reader: FileEntryReader;
   mode: ParseMode;
   known: KnownFile;
   /** Taken with the index. */
@@ -166,11 +170,11 @@ function openFollowable(
     const mode = requestedMode ?? defaultMode(opened.size, true);
     // With a saved view the index is built when first asked for. The samples of its bytes are taken at once
     // with it (the build checked them against the view's digest), so a rewrite after that is still seen.
-    let loaded: { index: SessionIndex; samples: ByteSample[] } | undefined;
+    let loaded: { index: SessionIndex; reader: FileEntryReader; samples: ByteSample[] } | undefined;
     const load = () => {
       if (loaded === undefined) {
         const index = opened.index;
-        loaded = { index, samples: sampleFile(fd, index) };
+        loaded = { index, reader: opened.reader, samples: sampleFile(fd, index) };
       }
       return loaded;
     };
@@ -185,6 +189,12 @@ function openFollowable(
       },
       set index(value) {
         load().index = value;
+      },
+      get reader() {
+        return load().reader;
+      },
+      set reader(value) {
+        load().reader = value;
       },
       get samples() {
         return load().samples;
@@ -274,6 +284,11 @@ export class SessionStore implements Disposable {
     return this.file.index;
   }
 
+  /** The whole entries of `index`; replaced with it when an append rebuilds it, or the file is read again. */
+  get reader(): EntryReader {
+    return this.file.reader;
+  }
+
   get mode(): ParseMode {
     return this.file.mode;
   }
@@ -315,12 +330,12 @@ export class SessionStore implements Disposable {
   /** The whole entry, its body read from the file if the index was built structure-first. */
   entry(id: string): SessionEntry | undefined {
     this.assertLive();
-    return this.file.index.entry(id);
+    return this.file.reader.entry(id);
   }
 
   facts(id: string): EntryFacts | undefined {
     this.assertLive();
-    return this.file.index.facts(id);
+    return this.file.reader.facts(id);
   }
 
   onDidAppend(listener: (event: AppendEvent) => void): Unsubscribe {
@@ -374,6 +389,7 @@ export class SessionStore implements Disposable {
         const read = readAppended(file.fd, file.index, change.stats.size, file.mode, file.samples);
         if (read.index !== file.index || read.index.byteLength !== file.known.size)
           file.savedView = undefined;
+        if (read.index !== file.index) file.reader = file.reader.forIndex(read.index);
         file.index = read.index;
         file.samples = read.samples;
         file.known = { ...file.known, size: read.index.byteLength, mtimeMs: change.stats.mtimeMs };

@@ -13,7 +13,12 @@ import {
   type VisibleTree,
   visibleTree,
 } from "../../shared/graph/index.ts";
-import { entryFacts, readSession, type SessionIndex } from "../../shared/session/index.ts";
+import {
+  entryFacts,
+  inMemoryEntryReader,
+  readSession,
+  type SessionIndex,
+} from "../../shared/session/index.ts";
 import { REPO } from "./serve.ts";
 
 type Json = Record<string, unknown>;
@@ -56,8 +61,9 @@ export function readIndex(file: string): SessionIndex {
 /** The tree as the filter reads it, from the index (labels from Pi's label entries, facts from the bodies). */
 export function filterableNodes(index: SessionIndex): Map<string, FilterableNode> {
   const nodes = new Map<string, FilterableNode>();
+  const reader = inMemoryEntryReader(index);
   for (const [id, node] of index.nodes) {
-    const entry = index.entryOfNode(node);
+    const entry = reader.entryOfNode(node);
     const facts = entryFacts(entry);
     nodes.set(id, {
       id,
@@ -99,7 +105,8 @@ export function pathTo(index: SessionIndex, leafId: string): string[] {
  * and content. Walks the path forwards, as the context does.
  */
 export function sourceEntryIds(index: SessionIndex, leafId: string, messages: readonly Json[]): string[] {
-  const path = pathTo(index, leafId).map((id) => index.entry(id)! as unknown as Json);
+  const reader = inMemoryEntryReader(index);
+  const path = pathTo(index, leafId).map((id) => reader.entry(id)! as unknown as Json);
   const from = (message: Json) => (entry: Json) => {
     const inner = entry.message as Json | undefined;
     switch (message.role) {

@@ -8,7 +8,7 @@ import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { readSession } from "../session/index.ts";
+import { inMemoryEntryReader, readSession } from "../session/index.ts";
 import { generateSession } from "../session/testing/generate-session.ts";
 import type { SessionIndex } from "../session/tree-index.ts";
 import { chainId, foldChains } from "./chains.ts";
@@ -42,8 +42,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function filterable(index: SessionIndex): Map<string, FilterableNode> {
   const nodes = new Map<string, FilterableNode>();
+  const reader = inMemoryEntryReader(index);
   for (const node of index.nodes.values()) {
-    const facts = index.facts(node.id)!;
+    const facts = reader.facts(node.id)!;
     nodes.set(node.id, {
       id: node.id,
       parentId: node.parentId,

@@ -7,9 +7,11 @@
  */
 
 import { describe, expect, it } from "vitest";
+import { FileEntryReader } from "../../app/store/entry-reader.ts";
+import type { EntryReader } from "../session/entry-reader.ts";
 import type { ParseMode } from "../session/parse.ts";
 import { generateSession, Rng } from "../session/testing/generate-session.ts";
-import { readInPieces } from "../session/testing/read-in-pieces.ts";
+import { type EntryReaderFactory, readInPieces } from "../session/testing/read-in-pieces.ts";
 import type { SessionIndex } from "../session/tree-index.ts";
 import type { SessionDelta, SessionView } from "./contract.ts";
 import {
@@ -22,7 +24,9 @@ import {
 import { sessionViewOf } from "./testing/session-view.ts";
 import { type NodeViewChanges, TreeNodeViewCache } from "./views.ts";
 import { decodeNodes, encodeNodes } from "./wire.ts";
-import { readSession } from "../session/index.ts";
+import { inMemoryEntryReader, readSession } from "../session/index.ts";
+
+const fileReader: EntryReaderFactory = (index, readBody) => new FileEntryReader(index, readBody);
 
 function viewFields(index: SessionIndex) {
   return {
@@ -49,8 +53,8 @@ function deltaOf(view: SessionView, index: SessionIndex, changes: NodeViewChange
 }
 
 /** The view built from scratch, as the main process did before deltas. */
-function freshView(index: SessionIndex): SessionView {
-  return sessionViewOf("s", index, { path: "/s.jsonl" });
+function freshView(index: SessionIndex, reader: EntryReader): SessionView {
+  return sessionViewOf("s", index, { path: "/s.jsonl", reader });
 }
 
 /** A file read in pieces: after each piece, the index and what the follower would do with it. */
@@ -72,20 +76,20 @@ describe("the node view cache and deltas", () => {
       const mode: ParseMode = seed % 3 === 0 ? "structure" : "full";
       const cache = new TreeNodeViewCache();
       let view: SessionView | null = null;
-      for (const step of readInPieces(bytes, cuts, mode)) {
-        const { index } = step;
+      for (const step of readInPieces(bytes, cuts, mode, fileReader)) {
+        const { index, reader } = step;
         if (view === null) {
-          expect(cache.update(index)).toEqual({ added: [], changed: [], removed: [] });
-          view = freshView(index);
+          expect(cache.update(index, reader)).toEqual({ added: [], changed: [], removed: [] });
+          view = freshView(index, reader);
           expect(cache.nodes()).toEqual(view.nodes);
           continue;
         }
         const before = new Map(cache.nodes().map((node) => [node.id, node]));
-        const changes = cache.update(index);
+        const changes = cache.update(index, reader);
         const delta = deltaOf(view, index, changes);
         const previous = new Map(view.nodes.map((node) => [node.id, node]));
         view = applySessionDelta(view, delta);
-        const fresh = freshView(index);
+        const fresh = freshView(index, reader);
         expect(view, `seed ${seed}`).toEqual(fresh);
         expect(cache.nodes(), `seed ${seed}`).toEqual(fresh.nodes);
         expect(cache.roots()).toEqual(index.roots);
@@ -100,7 +104,7 @@ describe("the node view cache and deltas", () => {
         if (step.rebuilt) rebuilt++;
         else inPlace++;
         // Asking again without a change changes nothing.
-        expect(cache.update(index)).toEqual({ added: [], changed: [], removed: [] });
+        expect(cache.update(index, reader)).toEqual({ added: [], changed: [], removed: [] });
       }
     }
     expect(inPlace).toBeGreaterThan(100);
@@ -114,13 +118,13 @@ describe("the node view cache and deltas", () => {
     for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) lineEnds.push(i + 1);
     const cuts = [lineEnds[100]!, lineEnds[150]!, lineEnds[151]!];
     const cache = new TreeNodeViewCache();
-    for (const step of readInPieces(bytes, cuts, "full")) {
-      const changes = cache.update(step.index);
+    for (const step of readInPieces(bytes, cuts, "full", fileReader)) {
+      const changes = cache.update(step.index, step.reader);
       if (step.rebuilt) continue;
       const touched = new Set<unknown>();
       for (const added of changes.added) {
         touched.add(added.parentId);
-        const entry = step.index.entry(added.id)!;
+        const entry = step.reader.entry(added.id)!;
         if (entry.type === "label") touched.add(entry.targetId);
       }
       for (const node of changes.changed) expect(touched.has(node.id), node.id).toBe(true);
@@ -134,8 +138,8 @@ describe("the node view cache and deltas", () => {
     for (let seed = 400; seed < 430; seed++) {
       const text = generateSession({ seed, damage: true }).text;
       const bytes = new TextEncoder().encode(text);
-      const views = [...readInPieces(bytes, randomCuts(rng, bytes.length, 5), "full")].map((step) =>
-        freshView(step.index),
+      const views = [...readInPieces(bytes, randomCuts(rng, bytes.length, 5), "full", fileReader)].map(
+        (step) => freshView(step.index, step.reader),
       );
       for (let k = 0; k < 6; k++) {
         const a = rng.pick(views);
@@ -156,10 +160,10 @@ describe("the node view cache and deltas", () => {
       let cache: TreeNodeViewCache | null = null;
       let decoded = 0;
       let view: SessionView | null = null;
-      for (const step of readInPieces(bytes, cuts, seed % 3 === 0 ? "structure" : "full")) {
-        const { index } = step;
+      for (const step of readInPieces(bytes, cuts, seed % 3 === 0 ? "structure" : "full", fileReader)) {
+        const { index, reader } = step;
         if (view === null) {
-          view = freshView(index);
+          view = freshView(index, reader);
           const saved = JSON.stringify(encodeNodes(view.nodes));
           cache = TreeNodeViewCache.fromKnown({
             entryCount: index.entries.length,
@@ -174,15 +178,15 @@ describe("the node view cache and deltas", () => {
           if (seed % 2 === 1) cache.adopt(index);
           // The same index (or one just like it): nothing to build, nothing to tell.
           expect(cache.isCurrent(index)).toBe(true);
-          expect(cache.update(index)).toEqual({ added: [], changed: [], removed: [] });
+          expect(cache.update(index, reader)).toEqual({ added: [], changed: [], removed: [] });
           expect(cache.roots()).toEqual(index.roots);
           decodedAtStart += decoded;
           continue;
         }
-        const changes = cache!.update(index);
+        const changes = cache!.update(index, reader);
         const delta = deltaOf(view, index, changes);
         view = applySessionDelta(view, delta);
-        const fresh = freshView(index);
+        const fresh = freshView(index, reader);
         expect(view, `seed ${seed}`).toEqual(fresh);
         expect(cache!.nodes(), `seed ${seed}`).toEqual(fresh.nodes);
         stepsChecked++;
@@ -195,7 +199,8 @@ describe("the node view cache and deltas", () => {
 
   it("known views are decoded when asked for before any change", () => {
     const index = readSession(generateSession({ seed: 3 }).text);
-    const nodes = freshView(index).nodes;
+    const reader = inMemoryEntryReader(index);
+    const nodes = freshView(index, reader).nodes;
     const cache = TreeNodeViewCache.fromKnown({
       entryCount: index.entries.length,
       byteLength: index.byteLength,
@@ -203,7 +208,7 @@ describe("the node view cache and deltas", () => {
       nodes: () => decodeNodes(JSON.stringify(encodeNodes(nodes))),
     });
     expect(cache.nodes()).toEqual(nodes);
-    expect(cache.update(index)).toEqual({ added: [], changed: [], removed: [] });
+    expect(cache.update(index, reader)).toEqual({ added: [], changed: [], removed: [] });
   });
 
   it("list patches keep a common prefix", () => {

@@ -14,16 +14,17 @@ import {
 } from "./contract.ts";
 import { depthFirst, sameNodeView } from "./session-delta.ts";
 import { buildSessionProjection, contextGraphOf } from "../session/context.ts";
+import type { EntryReader } from "../session/entry-reader.ts";
 import { convertToLlm } from "../session/convert-to-llm.ts";
 import { entryFacts, isRecord } from "../session/facts.ts";
 import type { Problem } from "../session/problems.ts";
 import type { SessionIndex, TreeNode } from "../session/tree-index.ts";
 import type { AgentMessage, SessionEntry } from "../session/types.ts";
 
-/** One node, small: facts from `index.factsOfNode` (computed once per entry), no message body. */
-export function treeNodeView(index: SessionIndex, node: TreeNode): TreeNodeView {
+/** One node, small: facts from `reader.factsOfNode` (computed once per entry), no message body. */
+export function treeNodeView(index: SessionIndex, reader: EntryReader, node: TreeNode): TreeNodeView {
   const entry = node.entry;
-  const facts = index.factsOfNode(node);
+  const facts = reader.factsOfNode(node);
   const timestamp: unknown = entry.timestamp;
   const tokensBefore: unknown = entry.type === "compaction" ? entry.tokensBefore : undefined;
   const targetId: unknown = entry.type === "context_edit" ? entry.targetId : undefined;
@@ -51,7 +52,7 @@ export function treeNodeView(index: SessionIndex, node: TreeNode): TreeNodeView 
 }
 
 /** Every node depth-first from the roots in order, children in Pi's order. */
-export function treeNodeViews(index: SessionIndex): TreeNodeView[] {
+export function treeNodeViews(index: SessionIndex, reader: EntryReader): TreeNodeView[] {
   // Most children are the next entry in the file: found by position, without an id lookup.
   const inFileOrder = [...index.nodes.values()];
   const positionOfLine = new Int32Array(index.lineCount + 2);
@@ -71,7 +72,7 @@ export function treeNodeViews(index: SessionIndex): TreeNodeView[] {
   for (let i = index.roots.length - 1; i >= 0; i--) stack.push(index.nodes.get(index.roots[i]!)!);
   while (stack.length > 0) {
     const node = stack.pop()!;
-    views.push(treeNodeView(index, node));
+    views.push(treeNodeView(index, reader, node));
     for (let i = node.children.length - 1; i >= 0; i--) stack.push(childOf(node, node.children[i]!));
   }
   return views;
@@ -98,7 +99,7 @@ export interface SessionViewContent {
   firstUserText: string | null;
 }
 
-export function sessionViewContent(index: SessionIndex): SessionViewContent {
+export function sessionViewContent(index: SessionIndex, reader: EntryReader): SessionViewContent {
   const header = index.header;
   return {
     headerId: typeof header?.id === "string" ? header.id : null,
@@ -110,17 +111,17 @@ export function sessionViewContent(index: SessionIndex): SessionViewContent {
     problems: [...index.problems],
     bytes: index.byteLength,
     parentSession: index.parentSession ?? null,
-    firstUserText: firstUserText(index),
+    firstUserText: firstUserText(index, reader),
   };
 }
 
 /** The preview of the session's first user message, at most 80 characters; null without one. */
-export function firstUserText(index: SessionIndex): string | null {
+export function firstUserText(index: SessionIndex, reader: EntryReader): string | null {
   for (const entry of index.entries) {
     if (entry.type !== "message") continue;
     const role = (entry.message as { role?: unknown } | undefined)?.role;
     if (role !== "user") continue;
-    const preview = index.facts(entry.id)?.preview;
+    const preview = reader.facts(entry.id)?.preview;
     if (preview) return preview.length > 80 ? `${preview.slice(0, 79)}…` : preview;
   }
   return null;
@@ -220,10 +221,10 @@ export class TreeNodeViewCache {
   }
 
   /** Brings the views up to date with `index`; returns what changed (nothing on the first call). */
-  update(index: SessionIndex): NodeViewChanges {
+  update(index: SessionIndex, reader: EntryReader): NodeViewChanges {
     if (this.isCurrent(index)) return { added: [], changed: [], removed: [] };
     const inPlace = index === this.index && index.entries.length >= this.entryCount;
-    const changes = inPlace ? this.extend(index) : this.rebuild(index);
+    const changes = inPlace ? this.extend(index, reader) : this.rebuild(index, reader);
     this.index = index;
     this.entryCount = index.entries.length;
     this.byteLength = index.byteLength;
@@ -240,7 +241,7 @@ export class TreeNodeViewCache {
     this.ordered = this.inOrder() ?? depthFirst(this.rootIds, this.byId);
     return this.ordered;
   }
-  private extend(index: SessionIndex): NodeViewChanges {
+  private extend(index: SessionIndex, reader: EntryReader): NodeViewChanges {
     const added: TreeNodeView[] = [];
     const addedIds = new Set<string>();
     const touched = new Set<string>();
@@ -249,7 +250,7 @@ export class TreeNodeViewCache {
       const entry = entries[i]!;
       const node = index.nodes.get(entry.id);
       if (!node || addedIds.has(node.id)) continue;
-      const view = treeNodeView(index, node);
+      const view = treeNodeView(index, reader, node);
       added.push(view);
       addedIds.add(node.id);
       this.byId.set(node.id, view);
@@ -262,7 +263,7 @@ export class TreeNodeViewCache {
       const old = this.byId.get(id);
       const node = index.nodes.get(id);
       if (!old || !node || addedIds.has(id)) continue;
-      const view = treeNodeView(index, node);
+      const view = treeNodeView(index, reader, node);
       if (sameNodeView(old, view)) continue;
       changed.push(view);
       this.byId.set(id, view);
@@ -273,8 +274,8 @@ export class TreeNodeViewCache {
     return { added, changed, removed: [] };
   }
 
-  private rebuild(index: SessionIndex): NodeViewChanges {
-    const fresh = treeNodeViews(index);
+  private rebuild(index: SessionIndex, reader: EntryReader): NodeViewChanges {
+    const fresh = treeNodeViews(index, reader);
     this.rootIds = [...index.roots];
     if (this.index === null && this.byteLength < 0) {
       this.ordered = fresh;
@@ -315,11 +316,16 @@ function sameIds(a: readonly string[], b: readonly string[]): boolean {
  * each message with its entry and token estimate. An id that is not in the
  * file is an error here (Pi would silently use the file's leaf instead).
  */
-export function contextView(index: SessionIndex, leafId: string | null, llm: boolean): ContextView {
+export function contextView(
+  index: SessionIndex,
+  reader: EntryReader,
+  leafId: string | null,
+  llm: boolean,
+): ContextView {
   if (leafId !== null && !index.nodes.has(leafId)) {
     throw new ArborError("not-found", `There is no entry "${leafId}" in this session.`);
   }
-  const projection = buildSessionProjection(contextGraphOf(index), leafId);
+  const projection = buildSessionProjection(contextGraphOf(index, reader), leafId);
   const edited = new Set(projection.edits.map((edit) => edit.targetId));
   const messages: ContextMessageView[] = [];
   let tokenEstimate = 0;
@@ -329,7 +335,7 @@ export function contextView(index: SessionIndex, leafId: string | null, llm: boo
       // An unedited message entry contributes its own message: its cached facts hold the estimate.
       const estimate =
         entry.type === "message" && !edited.has(entry.id)
-          ? (index.facts(entry.id)?.tokenEstimate ?? messageTokenEstimate(entry, message))
+          ? (reader.facts(entry.id)?.tokenEstimate ?? messageTokenEstimate(entry, message))
           : messageTokenEstimate(entry, message);
       tokenEstimate += estimate;
       messages.push({ entryId: entry.id, message, tokenEstimate: estimate });
@@ -344,7 +350,7 @@ export function contextView(index: SessionIndex, leafId: string | null, llm: boo
     compaction: projection.compaction,
     edits: projection.edits,
     tokenEstimate,
-    lastInputTokens: lastInputTokens(index, projection.pathIds),
+    lastInputTokens: lastInputTokens(index, reader, projection.pathIds),
   };
 }
 
@@ -359,13 +365,17 @@ function messageTokenEstimate(entry: SessionEntry, message: AgentMessage): numbe
  * alone counts only the uncached part). Messages Pi would not trust for
  * usage (aborted, errors, all zero) are skipped, as in Pi's compaction.
  */
-export function lastInputTokens(index: SessionIndex, pathIds: readonly string[]): number | null {
+export function lastInputTokens(
+  index: SessionIndex,
+  reader: EntryReader,
+  pathIds: readonly string[],
+): number | null {
   for (let i = pathIds.length - 1; i >= 0; i--) {
     const node = index.nodes.get(pathIds[i]!);
     if (node?.entry.type !== "message") continue;
     const skim = node.entry.message as unknown;
     if (!isRecord(skim) || skim.role !== "assistant") continue;
-    const entry = index.entryOfNode(node);
+    const entry = reader.entryOfNode(node);
     const message = entry.type === "message" ? (entry.message as unknown) : undefined;
     if (!isRecord(message) || message.stopReason === "aborted" || message.stopReason === "error") continue;
     const usage = message.usage;
@@ -380,11 +390,11 @@ export function lastInputTokens(index: SessionIndex, pathIds: readonly string[])
 }
 
 /** One whole entry, its line, and the problems found on it. */
-export function entryDetail(index: SessionIndex, entryId: string): EntryDetail {
+export function entryDetail(index: SessionIndex, reader: EntryReader, entryId: string): EntryDetail {
   const node = index.nodes.get(entryId);
   if (!node) throw new ArborError("not-found", `There is no entry "${entryId}" in this session.`);
   return {
-    entry: index.entryOfNode(node),
+    entry: reader.entryOfNode(node),
     line: node.line,
     problems: index.problems.filter((problem) => problem.entryId === entryId || problem.line === node.line),
   };

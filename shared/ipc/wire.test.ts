@@ -6,7 +6,7 @@
  */
 
 import { describe, expect, it } from "vitest";
-import { readSession } from "../session/index.ts";
+import { inMemoryEntryReader, readSession, type SessionIndex } from "../session/index.ts";
 import { generateSession, Rng } from "../session/testing/generate-session.ts";
 import type { SessionDelta, SessionView, TreeNodeView } from "./contract.ts";
 import { indexColumns, indexNodes } from "../graph/indexed-nodes.ts";
@@ -27,6 +27,9 @@ import {
   type WireNodes,
   type WireResult,
 } from "./wire.ts";
+
+/** The node views of an index read whole. */
+const viewsOf = (index: SessionIndex) => treeNodeViews(index, inMemoryEntryReader(index));
 
 /** As it crosses either transport. */
 function throughJson<T>(value: T): T {
@@ -74,7 +77,7 @@ describe("the wire form of node lists", () => {
     let exceptions = 0;
     for (let seed = 1; seed <= 120; seed++) {
       const generated = generateSession({ seed, damage: seed % 3 !== 0 });
-      const views = treeNodeViews(readSession(generated.text));
+      const views = viewsOf(readSession(generated.text));
       const wire = encodeNodes(views);
       expect(roundTrip(views), `seed ${seed}`).toEqual(views);
       nodes += views.length;
@@ -95,7 +98,7 @@ describe("the wire form of node lists", () => {
         renamed.set(id, odd);
         return odd;
       });
-      const views = treeNodeViews(readSession(text));
+      const views = viewsOf(readSession(text));
       expect(views.some((view) => ODD.some((odd) => view.id.startsWith(odd)))).toBe(true);
       expect(roundTrip(views), `seed ${seed}`).toEqual(views);
     }
@@ -104,7 +107,7 @@ describe("the wire form of node lists", () => {
   it("round-trips lists that are no whole tree: slices, reversed, shuffled, one node twice", () => {
     const rng = new Rng(7);
     for (let seed = 300; seed < 330; seed++) {
-      const views = treeNodeViews(readSession(generateSession({ seed, damage: true }).text));
+      const views = viewsOf(readSession(generateSession({ seed, damage: true }).text));
       const from = rng.int(0, views.length - 1);
       const lists = [
         views.slice(from, from + rng.int(1, 20)),
@@ -118,7 +121,7 @@ describe("the wire form of node lists", () => {
   });
 
   it("round-trips odd field values: times that are not ISO, lines that are not integers, a node its own parent", () => {
-    const base = treeNodeViews(readSession(generateSession({ seed: 5 }).text));
+    const base = viewsOf(readSession(generateSession({ seed: 5 }).text));
     const odd: TreeNodeView[] = base.slice(0, 12).map((view) => ({ ...view }));
     odd[0]!.timestamp = "";
     odd[1]!.timestamp = "2026-01-01T00:00:00Z";
@@ -152,14 +155,14 @@ describe("the wire form of node lists", () => {
   });
 
   it("is a fraction of the JSON of the objects", () => {
-    const views = treeNodeViews(readSession(generateSession({ seed: 9, entryCount: 3000 }).text));
+    const views = viewsOf(readSession(generateSession({ seed: 9, entryCount: 3000 }).text));
     const objects = JSON.stringify(views).length;
     const columns = JSON.stringify(encodeNodes(views)).length;
     expect(columns).toBeLessThan(objects * 0.5);
   });
 
   it("refuses what is not in its format", () => {
-    const wire = throughJson(encodeNodes(treeNodeViews(readSession(generateSession({ seed: 4 }).text))));
+    const wire = throughJson(encodeNodes(viewsOf(readSession(generateSession({ seed: 4 }).text))));
     expect(() => decodeNodes({ ...wire, format: 2 } as unknown as WireNodes)).toThrow(WireFormatError);
     expect(() => decodeNodes({ ...wire, previews: [] })).toThrow(WireFormatError);
     expect(() => decodeNodes({ ...wire, labels: { at: [1_000_000], values: ["x"] } })).toThrow(
@@ -183,7 +186,7 @@ describe("results and events on the wire", () => {
     parentSessionId: null,
     leafId: index.leafId,
     roots: [...index.roots],
-    nodes: treeNodeViews(index),
+    nodes: viewsOf(index),
     problems: throughJson(index.problems),
     bytes: index.byteLength,
     live: false,
@@ -238,7 +241,7 @@ describe("results and events on the wire", () => {
 
 describe("views whose nodes are known as wire text (saved views)", () => {
   const index = readSession(generateSession({ seed: 31, damage: true }).text);
-  const nodes = treeNodeViews(index);
+  const nodes = viewsOf(index);
   const nodesJson = JSON.stringify(encodeNodes(nodes));
   const fields: Omit<SessionView, "nodes"> = {
     sessionId: "s2",
@@ -321,7 +324,7 @@ describe("the node table (a node list kept as columns)", () => {
   it("indexes a whole tree as indexNodes does its nodes, and makes each node as decodeNodes does, once", () => {
     for (let seed = 40; seed < 60; seed++) {
       const index = readSession(generateSession({ seed, damage: seed % 3 === 0 }).text);
-      const nodes = treeNodeViews(index);
+      const nodes = viewsOf(index);
       const table = new NodeTable(throughJson(encodeNodes(nodes)));
       expect(table.derivedShape, `seed ${seed}`).toBe(true);
       const fromColumns = indexColumns(table)!;
@@ -347,7 +350,7 @@ describe("the node table (a node list kept as columns)", () => {
 
   it("a list that is not a whole tree in depth-first order says so, and is indexed from its nodes", () => {
     const index = readSession(generateSession({ seed: 61 }).text);
-    const nodes = treeNodeViews(index);
+    const nodes = viewsOf(index);
     for (const list of [nodes.slice(10), [...nodes].reverse(), [nodes[0]!, nodes[0]!, ...nodes.slice(1)]]) {
       const table = new NodeTable(throughJson(encodeNodes(list)));
       expect(table.views()).toEqual(list);

@@ -6,6 +6,7 @@
  * cycle (Pi loops forever).
  */
 
+import type { EntryReader } from "./entry-reader.ts";
 import { isRecord } from "./facts.ts";
 import type { SessionIndex, TreeNode } from "./tree-index.ts";
 import type {
@@ -47,16 +48,16 @@ export interface StubbedPath {
   whole(positions: readonly number[]): SessionEntry[];
 }
 
-/** Context over an index: parents are the tree's, in which cycles are already cut. Bodies load on demand. */
-export function contextGraphOf(index: SessionIndex): ContextGraph {
+/** Context over an index: parents are the tree's, in which cycles are already cut. Bodies load on demand through `reader`. */
+export function contextGraphOf(index: SessionIndex, reader: EntryReader): ContextGraph {
   // Pi's last entry may be a stray non-object value, whose context is empty.
   const last = index.trailingNonEntryLine === null ? index.entries[index.entries.length - 1] : undefined;
   return {
-    get: (id) => index.entry(id),
-    lastEntry: () => (last ? index.entry(last.id) : undefined),
+    get: (id) => reader.entry(id),
+    lastEntry: () => (last ? reader.entry(last.id) : undefined),
     parentOf(entry) {
       const node = index.nodes.get(entry.id);
-      return node?.parentId == null ? undefined : index.entry(node.parentId);
+      return node?.parentId == null ? undefined : reader.entry(node.parentId);
     },
     size: () => index.nodes.size,
     pathTo(leaf) {
@@ -66,7 +67,7 @@ export function contextGraphOf(index: SessionIndex): ContextGraph {
         nodes.push(node);
       }
       nodes.reverse();
-      const path = index.entriesOfNodes(nodes);
+      const path = reader.entriesOfNodes(nodes);
       if (path.length > 0) path[path.length - 1] = leaf;
       return path;
     },
@@ -81,7 +82,7 @@ export function contextGraphOf(index: SessionIndex): ContextGraph {
       return {
         stubs,
         whole: (positions) => {
-          const entries = index.entriesOfNodes(positions.map((at) => nodes[at]!));
+          const entries = reader.entriesOfNodes(positions.map((at) => nodes[at]!));
           for (let i = 0; i < positions.length; i++) if (positions[i] === last) entries[i] = leaf;
           return entries;
         },

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { FileEntryReader } from "../../app/store/entry-reader.ts";
+import type { EntryReader } from "./entry-reader.ts";
 import { EntrySearch, entrySearchText, searchWords } from "./entry-search.ts";
 import { type ParseMode, parseSessionBytes } from "./parse.ts";
 import { generateSession, Rng } from "./testing/generate-session.ts";
-import { readInPieces } from "./testing/read-in-pieces.ts";
+import { type EntryReaderFactory, readInPieces } from "./testing/read-in-pieces.ts";
 import { buildSessionIndex, type SessionIndex } from "./tree-index.ts";
 
 const T = (n: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString();
@@ -70,20 +72,32 @@ function message(id: string, parentId: string | null, n: number, body: Record<st
 const TEXT = LINES.map((line) => `${JSON.stringify(line)}\n`).join("");
 const BYTES = new TextEncoder().encode(TEXT);
 
-function indexOf(bytes: Uint8Array, mode: ParseMode): SessionIndex {
-  return buildSessionIndex(parseSessionBytes(bytes, { mode }), (offset, length) =>
-    bytes.subarray(offset, offset + length),
-  );
+/** An index of `bytes` and its entry reader. */
+interface Indexed {
+  index: SessionIndex;
+  reader: EntryReader;
 }
 
-const find = (index: SessionIndex, query: string, limit = 1000) =>
-  new EntrySearch(index).search(query, limit);
+const fileReader: EntryReaderFactory = (index, readBody) => new FileEntryReader(index, readBody);
+
+function indexOf(
+  bytes: Uint8Array,
+  mode: ParseMode,
+  readBody = (offset: number, length: number) => bytes.subarray(offset, offset + length),
+): Indexed {
+  const index = buildSessionIndex(parseSessionBytes(bytes, { mode }));
+  return { index, reader: new FileEntryReader(index, readBody) };
+}
+
+const searchOf = ({ index, reader }: Indexed) => new EntrySearch(index, reader);
+
+const find = (indexed: Indexed, query: string, limit = 1000) => searchOf(indexed).search(query, limit);
 
 describe("EntrySearch", () => {
   for (const mode of ["full", "structure", "structure-with-facts"] as const) {
     it(`finds every searchable field, whole, and nothing in tool output (${mode})`, async () => {
-      const index = indexOf(BYTES, mode);
-      const ids = async (query: string) => (await find(index, query)).entryIds;
+      const indexed = indexOf(BYTES, mode);
+      const ids = async (query: string) => (await find(indexed, query)).entryIds;
       expect(await ids("zebra")).toEqual(["u1"]); // text past the first line
       expect(await ids("quokka")).toEqual(["a1"]); // thinking
       expect(await ids("deep/widget")).toEqual(["a1"]); // a tool call's arguments
@@ -104,22 +118,22 @@ describe("EntrySearch", () => {
   }
 
   it("stops at the limit and says so", async () => {
-    const index = indexOf(BYTES, "full");
-    expect(await find(index, "the", 1)).toEqual({ entryIds: ["u1"], truncated: true });
-    const all = (await find(index, "the")).entryIds;
-    expect(await find(index, "the", all.length)).toEqual({ entryIds: all, truncated: false });
+    const indexed = indexOf(BYTES, "full");
+    expect(await find(indexed, "the", 1)).toEqual({ entryIds: ["u1"], truncated: true });
+    const all = (await find(indexed, "the")).entryIds;
+    expect(await find(indexed, "the", all.length)).toEqual({ entryIds: all, truncated: false });
   });
 
   it("reads a structure-first index's bodies once, in one run for a small file", async () => {
     let reads = 0;
-    const index = buildSessionIndex(parseSessionBytes(BYTES, { mode: "structure" }), (offset, length) => {
+    const indexed = indexOf(BYTES, "structure", (offset, length) => {
       reads++;
       return BYTES.subarray(offset, offset + length);
     });
     // Facts are read first, once (the search needs each entry's kind).
-    index.facts("u1");
+    indexed.reader.facts("u1");
     reads = 0;
-    const search = new EntrySearch(index);
+    const search = searchOf(indexed);
     expect((await search.search("zebra", 10)).entryIds).toEqual(["u1"]);
     expect(reads).toBe(1);
     reads = 0;
@@ -141,11 +155,11 @@ describe("EntrySearch", () => {
       const queries = Array.from({ length: 6 }, () => `${rng.pick(words)} ${rng.pick(words).slice(1, 4)}`);
       const mode: ParseMode = seed % 2 === 0 ? "structure-with-facts" : "full";
       let search: EntrySearch | null = null;
-      for (const { index, rebuilt } of readInPieces(bytes, cuts, mode)) {
-        if (rebuilt || search === null) search = new EntrySearch(index);
+      for (const step of readInPieces(bytes, cuts, mode, fileReader)) {
+        if (step.rebuilt || search === null) search = searchOf(step);
         for (const query of queries) {
           expect(await search.search(query, 10_000), `seed ${seed}, "${query}"`).toEqual(
-            await new EntrySearch(index).search(query, 10_000),
+            await searchOf(step).search(query, 10_000),
           );
         }
       }
@@ -191,10 +205,10 @@ describe("EntrySearch's pauses", () => {
     const tail = `${JSON.stringify(message("late", parentId, 9999, { role: "user", content: "a late narwhal" }))}\n`;
     const bytes = new TextEncoder().encode(head + tail);
     const headBytes = new TextEncoder().encode(head).length;
-    const pieces = readInPieces(bytes, [headBytes], "structure-with-facts");
-    const first = pieces.next().value!.index;
-    expect(first.nodes.has("late")).toBe(false);
-    const search = new EntrySearch(first);
+    const pieces = readInPieces(bytes, [headBytes], "structure-with-facts", fileReader);
+    const first = pieces.next().value!;
+    expect(first.index.nodes.has("late")).toBe(false);
+    const search = searchOf(first);
     let pauses = 0;
     const found = await search.search("narwhal", 10, async () => {
       pauses++;
@@ -211,14 +225,14 @@ describe("EntrySearch's pauses", () => {
     const bytes = bigSession(3000);
     let reads = 0;
     const counted = () =>
-      buildSessionIndex(parseSessionBytes(bytes, { mode: "structure-with-facts" }), (offset, length) => {
+      indexOf(bytes, "structure-with-facts", (offset, length) => {
         reads++;
         return bytes.subarray(offset, offset + length);
       });
-    await new EntrySearch(counted()).search("entry", 10);
+    await searchOf(counted()).search("entry", 10);
     const readsOfOneSearch = reads;
     reads = 0;
-    const search = new EntrySearch(counted());
+    const search = searchOf(counted());
     let resume: () => void = () => {};
     let paused = 0;
     const first = search.search("entry 2999", 10, () => {
@@ -249,8 +263,8 @@ describe("EntrySearch's pauses", () => {
 
 describe("entrySearchText", () => {
   it("is lowercase and leaves the label out (labels are matched apart)", () => {
-    const index = indexOf(BYTES, "full");
-    const text = entrySearchText(index.entry("u2")!, index.facts("u2"));
+    const { reader } = indexOf(BYTES, "full");
+    const text = entrySearchText(reader.entry("u2")!, reader.facts("u2"));
     expect(text).toContain("take the left branch");
     expect(text).not.toContain("checkpoint");
   });

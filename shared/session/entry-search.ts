@@ -15,6 +15,7 @@
  * costs no more than that.
  */
 
+import type { EntryReader } from "./entry-reader.ts";
 import type { EntryFacts } from "./facts.ts";
 import { isRecord } from "./facts.ts";
 import type { SessionIndex, TreeNode } from "./tree-index.ts";
@@ -123,7 +124,11 @@ const BATCH_BYTES = 4 * 1024 * 1024;
 export class EntrySearch {
   private readonly texts = new Map<string, { node: TreeNode; text: string }>();
 
-  constructor(readonly index: SessionIndex) {}
+  /** `reader`: the whole entries of `index`. */
+  constructor(
+    readonly index: SessionIndex,
+    private readonly reader: EntryReader,
+  ) {}
 
   /**
    * Every entry holding all the query's words, up to `limit`. The first
@@ -162,13 +167,14 @@ export class EntrySearch {
     let batch: TreeNode[] = [];
     let sincePause = 0;
     const readBatch = () => {
-      this.index.readEntries(batch, (node, entry) => this.remember(node, entry));
+      this.reader.readEntries(batch, (node, entry) => this.remember(node, entry));
       batch = [];
     };
     for (const node of [...this.index.nodes.values()]) {
       if (this.texts.get(node.id)?.node === node) continue;
       // Whole already, or a tool result, whose body holds nothing searchable: no need to read it.
-      if (!node.deferred || this.index.facts(node.id)?.kind === "toolResult") this.remember(node, node.entry);
+      if (!node.deferred || this.reader.facts(node.id)?.kind === "toolResult")
+        this.remember(node, node.entry);
       else batch.push(node);
       sincePause += node.byteLength;
       if (sincePause >= BATCH_BYTES) {
@@ -181,6 +187,6 @@ export class EntrySearch {
   }
 
   private remember(node: TreeNode, entry: SessionEntry): void {
-    this.texts.set(node.id, { node, text: entrySearchText(entry, this.index.facts(node.id)) });
+    this.texts.set(node.id, { node, text: entrySearchText(entry, this.reader.facts(node.id)) });
   }
 }

@@ -5,7 +5,8 @@
  * and byte range. Nothing here throws on content: whatever is wrong becomes a
  * `Problem` and reading goes on.
  *
- * The second half, `tree-index.ts`, validates entries and builds the tree.
+ * The second half, `tree-index.ts`, validates entries (entry-validation.ts)
+ * and builds the tree (tree-links.ts).
  */
 
 import { LineSplitter, type RawLine } from "./line-splitter.ts";

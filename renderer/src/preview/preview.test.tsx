@@ -9,6 +9,7 @@ import {
   contextGraphOf,
   contextItems,
   convertToLlm,
+  inMemoryEntryReader,
 } from "../../../shared/session/index.ts";
 import { generatedSessions, renderExplorer } from "../testing/render-explorer.tsx";
 import { assistant, conversation, type HandEntry, sessionText, user } from "../testing/sessions.ts";
@@ -49,10 +50,10 @@ describe("the context preview", () => {
       for (const leafId of leaves) {
         await act(async () => explorer.controller.select(leafId));
         const region = await explorer.waitForContext(leafId);
-        const expected = buildSessionContext(contextGraphOf(index), leafId);
-        const expectedIds = contextItems(buildSessionProjection(contextGraphOf(index), leafId)).map(
-          (i) => i.entryId,
-        );
+        const expected = buildSessionContext(contextGraphOf(index, inMemoryEntryReader(index)), leafId);
+        const expectedIds = contextItems(
+          buildSessionProjection(contextGraphOf(index, inMemoryEntryReader(index)), leafId),
+        ).map((i) => i.entryId);
         const shown = items(region);
         expect(Number(region.dataset.messageCount), `seed ${seed} leaf ${leafId}`).toBe(
           expected.messages.length,
@@ -75,7 +76,7 @@ describe("the context preview", () => {
     fireEvent.click(explorer.node(target.id)!);
     const region = await explorer.waitForContext(target.id);
     expect(Number(region.dataset.messageCount)).toBe(
-      buildSessionContext(contextGraphOf(index), target.id).messages.length,
+      buildSessionContext(contextGraphOf(index, inMemoryEntryReader(index)), target.id).messages.length,
     );
     expect(explorer.node(target.id)!.querySelector(".entry-node")!.classList).toContain("selected");
     explorer.unmount();
@@ -88,7 +89,9 @@ describe("the context preview", () => {
     await explorer.waitForContext(leafId);
     fireEvent.click(screen.getByRole("button", { name: "What the model sees" }));
     await waitFor(() => expect(explorer.preview().dataset.mode).toBe("llm"));
-    const llm = convertToLlm(buildSessionContext(contextGraphOf(index), leafId).messages);
+    const llm = convertToLlm(
+      buildSessionContext(contextGraphOf(index, inMemoryEntryReader(index)), leafId).messages,
+    );
     const region = explorer.preview();
     expect(Number(region.dataset.messageCount)).toBe(llm.length);
     expect(items(region).map((el) => el.dataset.role)).toEqual(llm.map((m) => m.role));

@@ -9,7 +9,12 @@ import { describe, expect, it } from "vitest";
 import { indexNodes } from "../../../shared/graph/index.ts";
 import { sessionViewOf } from "../../../shared/ipc/testing/session-view.ts";
 import { contextView } from "../../../shared/ipc/views.ts";
-import { buildSessionProjection, contextGraphOf, readSession } from "../../../shared/session/index.ts";
+import {
+  buildSessionProjection,
+  contextGraphOf,
+  inMemoryEntryReader,
+  readSession,
+} from "../../../shared/session/index.ts";
 import { generateSession } from "../../../shared/session/testing/generate-session.ts";
 import { contextShades } from "./context-shades.ts";
 import type { ContextShade } from "./stores.ts";
@@ -19,13 +24,14 @@ describe("contextShades", () => {
     const seen = new Set<ContextShade>();
     for (const seed of [3, 4, 11, 12, 21]) {
       const index = readSession(generateSession({ seed, entryCount: 400 }).text);
+      const reader = inMemoryEntryReader(index);
       const view = sessionViewOf("s", index);
       const tree = indexNodes(view.nodes);
       const ids = view.nodes.map((node) => node.id);
       for (let at = ids.length - 1; at >= 0; at -= 13) {
         const leafId = ids[at]!;
-        const context = contextView(index, leafId, false);
-        const { pathIds } = buildSessionProjection(contextGraphOf(index), leafId);
+        const context = contextView(index, reader, leafId, false);
+        const { pathIds } = buildSessionProjection(contextGraphOf(index, reader), leafId);
         const inContext = new Set(context.messages.map((message) => message.entryId));
         const compactionAt = context.compaction ? pathIds.indexOf(context.compaction.entryId) : -1;
         const expected = new Map<string, ContextShade>();
@@ -50,10 +56,11 @@ describe("contextShades", () => {
 
   it("shades nothing for an empty context or a leaf the view does not hold", () => {
     const index = readSession(generateSession({ seed: 5, entryCount: 50 }).text);
+    const reader = inMemoryEntryReader(index);
     const tree = indexNodes(sessionViewOf("s", index).nodes);
-    const empty = contextView(index, null, false);
+    const empty = contextView(index, reader, null, false);
     expect(contextShades(empty, tree).get(index.leafId!)).toBeUndefined();
-    const elsewhere = { ...contextView(index, index.leafId, false), leafId: "not-in-this-view" };
+    const elsewhere = { ...contextView(index, reader, index.leafId, false), leafId: "not-in-this-view" };
     expect(contextShades(elsewhere, tree).get(index.leafId!)).toBeUndefined();
   });
 });

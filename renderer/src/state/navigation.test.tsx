@@ -5,7 +5,7 @@
  */
 
 import { describe, expect, it } from "vitest";
-import type { SessionIndex } from "../../../shared/session/index.ts";
+import { inMemoryEntryReader, type SessionIndex } from "../../../shared/session/index.ts";
 import { Rng, generateSession } from "../../../shared/session/testing/generate-session.ts";
 import { createFakeClient } from "../testing/fake-client.ts";
 import { createController } from "./controller.ts";
@@ -45,11 +45,12 @@ interface PiTreeNode {
 
 /** Pi's `SessionManager.getTree()` shape, from our index (whose tree shared/graph's tests check against Pi's). */
 function piTree(index: SessionIndex): PiTreeNode[] {
+  const reader = inMemoryEntryReader(index);
   const build = (id: string): PiTreeNode => {
     const node = index.nodes.get(id)!;
     const label = index.labels.get(id);
     return {
-      entry: index.entry(id),
+      entry: reader.entry(id),
       children: node.children.map(build),
       ...(label ? { label: label.label, labelTimestamp: label.timestamp } : {}),
     };

@@ -27,7 +27,13 @@ import {
 import { diffSessionViews } from "../../../shared/ipc/session-delta.ts";
 import { decodeEvent, decodeResult, encodeEvent, encodeResult } from "../../../shared/ipc/wire.ts";
 import { EntrySearch } from "../../../shared/session/entry-search.ts";
-import { firstLine, readSession, type SessionIndex, textOf } from "../../../shared/session/index.ts";
+import {
+  firstLine,
+  inMemoryEntryReader,
+  readSession,
+  type SessionIndex,
+  textOf,
+} from "../../../shared/session/index.ts";
 import { contextViewOf, sessionViewOf } from "./session-view.ts";
 
 export interface FakeSessionInput {
@@ -251,7 +257,8 @@ export function createFakeClient(inputs: FakeSessionInput[], options: FakeClient
       }
       case "session.search": {
         const query = String(p.query);
-        const found = await new EntrySearch(current().index).search(
+        const { index } = current();
+        const found = await new EntrySearch(index, inMemoryEntryReader(index)).search(
           query,
           typeof p.limit === "number" ? p.limit : 1000,
         );
@@ -261,7 +268,7 @@ export function createFakeClient(inputs: FakeSessionInput[], options: FakeClient
         const s = current();
         const id = String(p.entryId);
         const node = s.index.nodes.get(id);
-        const entry = s.index.entry(id);
+        const entry = inMemoryEntryReader(s.index).entry(id);
         if (!node || !entry) throw new ArborError("not-found", `No entry "${id}" in this session.`);
         return {
           entry,

@@ -1,13 +1,15 @@
 /** A session's view built in memory with the main process's own view builders: for tests on either side. */
 
+import { type EntryReader, inMemoryEntryReader } from "../../session/entry-reader.ts";
 import type { SessionIndex } from "../../session/tree-index.ts";
 import type { SessionView } from "../contract.ts";
 import { treeNodeViews } from "../views.ts";
 
+/** The view of an index; its entries are read by `options.reader`, by default from memory (`readSession`). */
 export function sessionViewOf(
   sessionId: string,
   index: SessionIndex,
-  options: { path?: string; live?: boolean } = {},
+  options: { path?: string; live?: boolean; reader?: EntryReader } = {},
 ): SessionView {
   return {
     sessionId,
@@ -19,7 +21,7 @@ export function sessionViewOf(
     parentSessionId: null,
     leafId: index.leafId,
     roots: [...index.roots],
-    nodes: treeNodeViews(index),
+    nodes: treeNodeViews(index, options.reader ?? inMemoryEntryReader(index)),
     problems: index.problems,
     bytes: index.byteLength,
     live: options.live ?? false,

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import * as pi073Package from "@mariozechner/pi-coding-agent";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FileEntryReader } from "../../../app/store/entry-reader.ts";
 import { openSessionFile } from "../../../app/store/open-session-file.ts";
 import { readSessionFile } from "../../../app/store/read-session-file.ts";
 import {
@@ -21,6 +22,7 @@ import {
   contextGraphOf,
   contextItems,
   convertToLlm,
+  inMemoryEntryReader,
   parseSessionBytes,
   readSession,
   type SessionIndex,
@@ -161,7 +163,7 @@ function assertSameTree(index: SessionIndex, manager: PiSessionManager, what: st
   assertSame(index.leafId, manager.getLeafId(), `${what}: leaf id`);
   assertSame(index.parentSession, manager.getHeader()?.parentSession, `${what}: parentSession`);
   assertSame(
-    buildSessionContext(contextGraphOf(index)),
+    buildSessionContext(contextGraphOf(index, inMemoryEntryReader(index))),
     manager.buildSessionContext(),
     `${what}: the manager's context`,
   );
@@ -261,18 +263,22 @@ describe("context differential: generated sessions, Arbor vs Pi", () => {
 
     // Arbor, three ways: bytes in memory, the file in chunks, and bytes split into tiny chunks.
     const fromBytes = readSession(bytes);
-    const fromFile = readSessionFile(arborPath).index;
+    const fromFile = readSessionFile(arborPath);
     const chunkSize = new Rng(bytes.length).int(1, 97);
     const fromTinyChunks = buildSessionIndex(parseSessionBytes(bytes, chunkSize));
     // And the structure-first reader the store uses: bodies skimmed, read back from the file on demand.
     const opened = openSessionFile(arborPath, { mode: "structure" });
     const fromStructure = opened.index;
+    const structureReader = opened.reader;
     // And the explorer's: structure-first keeping facts, lines up to a random size parsed whole (both paths mixed).
     const eagerLineMaxBytes = new Rng(bytes.length + 1).int(40, 1200);
     const fromStructureWithFacts = buildSessionIndex(
       parseSessionBytes(bytes, { mode: "structure-with-facts", eagerLineMaxBytes }),
-      (offset, length) => bytes.subarray(offset, offset + length),
     );
+    const withFactsReader = new FileEntryReader(fromStructureWithFacts, (offset, length) =>
+      bytes.subarray(offset, offset + length),
+    );
+    const bytesReader = inMemoryEntryReader(fromBytes);
     const shape = (index: typeof fromBytes) =>
       [...index.nodes.values()].map((node) => [node.id, node.parentId, node.children, node.depth, node.line]);
     for (const [how, index] of [
@@ -285,8 +291,8 @@ describe("context differential: generated sessions, Arbor vs Pi", () => {
       assertSame([...index.labels], [...fromBytes.labels], `${name}: labels, ${how} vs bytes`);
       assertSame(index.sessionName, fromBytes.sessionName, `${name}: name, ${how} vs bytes`);
     }
-    assertSame(fromFile.entries, fromBytes.entries, `${name}: entries, file vs bytes`);
-    assertSame(fromFile.problems, fromBytes.problems, `${name}: problems, file vs bytes`);
+    assertSame(fromFile.index.entries, fromBytes.entries, `${name}: entries, file vs bytes`);
+    assertSame(fromFile.index.problems, fromBytes.problems, `${name}: problems, file vs bytes`);
     assertSame(
       fromTinyChunks.entries,
       fromBytes.entries,
@@ -318,10 +324,10 @@ describe("context differential: generated sessions, Arbor vs Pi", () => {
 
     const leaves: Leaf[] = [...generated.entryIds, null, undefined];
     const graphs = [
-      contextGraphOf(fromBytes),
-      contextGraphOf(fromFile),
-      contextGraphOf(fromStructure),
-      contextGraphOf(fromStructureWithFacts),
+      contextGraphOf(fromBytes, bytesReader),
+      contextGraphOf(fromFile.index, fromFile.reader),
+      contextGraphOf(fromStructure, structureReader),
+      contextGraphOf(fromStructureWithFacts, withFactsReader),
     ];
     const checkLeaf = (leaf: Leaf) => {
       const what = `${name}, ${describeLeaf(leaf)}`;
@@ -357,13 +363,13 @@ describe("context differential: generated sessions, Arbor vs Pi", () => {
     checkLeaf("not-an-id");
     for (const node of fromBytes.nodes.values()) {
       assertSame(
-        fromStructure.facts(node.id),
-        fromBytes.facts(node.id),
+        structureReader.facts(node.id),
+        bytesReader.facts(node.id),
         `${name}: facts of ${node.id}, structure-first`,
       );
       assertSame(
-        fromStructureWithFacts.facts(node.id),
-        fromBytes.facts(node.id),
+        withFactsReader.facts(node.id),
+        bytesReader.facts(node.id),
         `${name}: facts of ${node.id}, structure-first with facts`,
       );
     }
@@ -440,7 +446,7 @@ describe("context differential: generated sessions, Arbor vs Pi", () => {
         expect(generated.features).toContain("damage:non-object-last");
         for (const leaf of [...generated.entryIds, null]) {
           assertSame(
-            buildSessionContext(contextGraphOf(index), leaf),
+            buildSessionContext(contextGraphOf(index, inMemoryEntryReader(index)), leaf),
             pi16.buildSessionContext(piEntries, leaf),
             `seed ${seed}, ${describeLeaf(leaf)}`,
           );
@@ -457,7 +463,7 @@ describe("context differential: generated sessions, Arbor vs Pi", () => {
         const { index, piEntries, path } = load(seed);
         for (const leaf of [undefined, "not-an-id"]) {
           assertSame(
-            buildSessionContext(contextGraphOf(index), leaf),
+            buildSessionContext(contextGraphOf(index, inMemoryEntryReader(index)), leaf),
             pi16.buildSessionContext(piEntries, leaf),
             `seed ${seed}, ${describeLeaf(leaf)}`,
           );

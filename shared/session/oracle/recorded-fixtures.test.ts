@@ -27,6 +27,7 @@ import {
   type AgentMessage,
   buildSessionContext,
   contextGraphOf,
+  inMemoryEntryReader,
   convertToLlm,
   readSession,
   type SessionContext,
@@ -192,7 +193,7 @@ describe.skipIf(fixtureNames.length === 0)(
         });
 
         it("builds Pi's context for the default leaf and for every entry as leaf", () => {
-          const graph = contextGraphOf(arbor);
+          const graph = contextGraphOf(arbor, inMemoryEntryReader(arbor));
           const comparer = new ContextComparer();
           const byId16 = new Map(pi16Entries.map((entry) => [entry.id, entry]));
           const byId073 = new Map(pi073Entries.map((entry) => [entry.id, entry]));
@@ -253,7 +254,7 @@ describe.skipIf(fixtureNames.length === 0)(
           );
           const comparer = new ContextComparer();
           comparer.same(
-            buildSessionContext(contextGraphOf(rewritten)),
+            buildSessionContext(contextGraphOf(rewritten, inMemoryEntryReader(rewritten))),
             pi16Manager.buildSessionContext(),
             "default leaf of the rewritten file",
           );

@@ -23,13 +23,7 @@ import {
   pi16,
   pi16Messages,
 } from "../../../app/store/testing/pi.ts";
-import {
-  buildSessionContext,
-  contextGraphOf,
-  convertToLlm,
-  readSession,
-  type SessionIndex,
-} from "../index.ts";
+import { buildSessionContext, contextGraphOf, convertToLlm, readSession } from "../index.ts";
 import {
   Rng,
   randomAgentMessage,
@@ -113,7 +107,7 @@ function compareWithManager(
   /** Label ids Pi 0.73's fork dropped from the path without re-chaining their children. */
   droppedLabels: ReadonlySet<string> = new Set(),
 ): Comparison {
-  const index: SessionIndex = readSessionFile(path).index;
+  const { index, reader } = readSessionFile(path);
   const fromBytes = readSession(new Uint8Array(readFileSync(path)));
   assertSame(fromBytes.entries, index.entries, `${what}: bytes vs file`);
   const piEntries = manager.getEntries();
@@ -162,7 +156,7 @@ function compareWithManager(
   assertSame(index.parentSession, manager.getHeader()?.parentSession, `${what}: parentSession`);
 
   // Contexts: the manager's own, then every entry as leaf.
-  const graph = contextGraphOf(index);
+  const graph = contextGraphOf(index, reader);
   const managerContext = manager.buildSessionContext();
   assertSame(
     buildSessionContext(graph, manager.getLeafId()),

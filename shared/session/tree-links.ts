@@ -1,0 +1,216 @@
+/**
+ * The tree's shape from its entries' declared parents: parent links, roots
+ * and orphans, depths, and each child list in Pi's `/tree` order. A parent
+ * cycle, which makes Pi loop forever, is cut at its member with the earliest
+ * line; an entry whose parent is missing, or which names itself, is a root.
+ */
+
+import { type Problem, problem } from "./problems.ts";
+import type { TreeNode } from "./tree-index.ts";
+import type { SessionEntry } from "./types.ts";
+
+/** The parent an entry declares, if it is a usable id. */
+export function declaredParentId(entry: SessionEntry): string | null {
+  const parentId: unknown = entry.parentId;
+  return typeof parentId === "string" && parentId.length > 0 ? parentId : null;
+}
+
+/**
+ * Links every node to its declared parent, gives each its depth, cuts parent
+ * cycles, and orders roots and child lists by line (file order of the
+ * winning line). Returns the roots and orphans, by id.
+ */
+export function linkParents(
+  nodes: Map<string, TreeNode>,
+  problems: Problem[],
+): { roots: string[]; orphans: string[] } {
+  const orphans = attachParents(nodes, problems);
+  const roots: string[] = [];
+  for (const node of nodes.values()) {
+    if (node.parent === null) roots.push(node.id);
+    else addChild(node.parent, node.id);
+  }
+  // Every node reachable from a root gets its depth; those left over hang in or below a parent cycle.
+  if (assignDepths(nodes) < nodes.size) {
+    for (const cut of breakCycles(nodes, problems)) roots.push(cut.id);
+    assignDepths(nodes);
+  }
+  // `nodes` iterates in first-insertion order; Pi lists roots and children in file order of the winning line.
+  roots.sort((a, b) => nodes.get(a)!.line - nodes.get(b)!.line);
+  for (const node of nodes.values()) {
+    if (node.children.length > 1 && !isSortedByLine(nodes, node.children)) {
+      node.children.sort((a, b) => nodes.get(a)!.line - nodes.get(b)!.line);
+    }
+  }
+  return { roots, orphans };
+}
+
+/** Sets each node's parent where its declared parent is in the index; returns the orphans' ids. */
+function attachParents(nodes: Map<string, TreeNode>, problems: Problem[]): string[] {
+  const orphans: string[] = [];
+  let before: TreeNode | null = null;
+  for (const node of nodes.values()) {
+    const previous = before;
+    before = node;
+    const parentId = declaredParentId(node.entry);
+    if (parentId === null) continue;
+    if (parentId === node.id) {
+      problems.push(selfParentProblem(node));
+      continue;
+    }
+    // Most parents are the entry just before: no lookup for them.
+    const parent = previous !== null && previous.id === parentId ? previous : nodes.get(parentId);
+    if (!parent) {
+      orphans.push(node.id);
+      problems.push(orphanProblem(node, parentId));
+      continue;
+    }
+    node.parentId = parentId;
+    node.parent = parent;
+  }
+  return orphans;
+}
+
+function isSortedByLine(nodes: Map<string, TreeNode>, ids: string[]): boolean {
+  for (let i = 1; i < ids.length; i++) {
+    if (nodes.get(ids[i - 1]!)!.line > nodes.get(ids[i]!)!.line) return false;
+  }
+  return true;
+}
+
+/**
+ * Cuts every parent cycle at its member with the earliest line. Called only
+ * when some nodes were not reached from a root (their depth is still -1), and
+ * looks only at those; linear in their number.
+ */
+function breakCycles(nodes: Map<string, TreeNode>, problems: Problem[]): TreeNode[] {
+  const walkOf = new Map<TreeNode, number>();
+  const cuts: TreeNode[] = [];
+  let walk = 0;
+  for (const start of nodes.values()) {
+    if (start.depth !== -1 || walkOf.has(start)) continue;
+    walk += 1;
+    const path: TreeNode[] = [];
+    let node: TreeNode | undefined = start;
+    while (node && !walkOf.has(node)) {
+      walkOf.set(node, walk);
+      path.push(node);
+      node = node.parentId === null ? undefined : nodes.get(node.parentId);
+    }
+    if (!node || walkOf.get(node) !== walk) continue;
+    // `node` was reached twice in this walk: the cycle is path[index of node ..].
+    const cycle = path.slice(path.indexOf(node));
+    let cut = cycle[0]!;
+    for (const member of cycle) if (member.line < cut.line) cut = member;
+    const lines = cycle.map((member) => member.line).sort((a, b) => a - b);
+    const next = cycle[(cycle.indexOf(cut) + 1) % cycle.length]!;
+    problems.push(
+      problem(
+        "cycle",
+        cut.line,
+        `Entries on lines ${lines.join(", ")} are each other's ancestors (Pi would hang); "${cut.id}" is shown as a root.`,
+        { entryId: cut.id, relatedLine: next.line },
+      ),
+    );
+    const parent = nodes.get(cut.parentId!)!;
+    parent.children.splice(parent.children.indexOf(cut.id), 1);
+    cut.parentId = null;
+    cut.parent = null;
+    cuts.push(cut);
+  }
+  return cuts;
+}
+
+/** Pi's `/tree` order: a stable sort of each child list by `new Date(timestamp)`. */
+export function sortChildren(nodes: Map<string, TreeNode>): void {
+  const time = (id: string) => new Date(nodes.get(id)!.entry.timestamp).getTime();
+  for (const node of nodes.values()) {
+    const children = node.children;
+    if (children.length < 2) continue;
+    let sorted = true;
+    for (let i = 1; i < children.length && sorted; i++) {
+      if (!(time(children[i - 1]!) <= time(children[i]!))) sorted = false;
+    }
+    // The same comparator as Pi's, NaN included, so even odd timestamps order the same way.
+    if (!sorted) children.sort((a, b) => time(a) - time(b));
+  }
+}
+
+/** Marks a node on the walk `assignDepths` is taking. */
+const ON_WALK = -2;
+/** Marks a node whose parents lead into a cycle (set back to -1 when `assignDepths` is done). */
+const UNREACHED = -3;
+
+/**
+ * Gives every node still at depth -1 whose parents lead up to a root its
+ * depth; returns how many it reached. It follows parent references, not ids
+ * (no lookups), each node once: a walk stops at the first node with a depth.
+ * Nodes in or below a parent cycle stay at -1.
+ */
+function assignDepths(nodes: Map<string, TreeNode>): number {
+  const walk: TreeNode[] = [];
+  let reached = 0;
+  let unreached = false;
+  for (const start of nodes.values()) {
+    if (start.depth !== -1) continue;
+    let top: TreeNode | null = start;
+    while (top !== null && top.depth === -1) {
+      top.depth = ON_WALK;
+      walk.push(top);
+      top = top.parent;
+    }
+    const above = top === null ? -1 : top.depth;
+    if (top !== null && above < 0) {
+      // Into this walk again (a cycle), or into a node found to be below one.
+      for (const node of walk) node.depth = UNREACHED;
+      unreached = true;
+    } else {
+      for (let i = walk.length - 1, depth = above + 1; i >= 0; i--, depth++) walk[i]!.depth = depth;
+      reached += walk.length;
+    }
+    walk.length = 0;
+  }
+  if (unreached) for (const node of nodes.values()) if (node.depth === UNREACHED) node.depth = -1;
+  return reached;
+}
+
+/**
+ * Most nodes have one child: the first gets an array of exactly one, where a
+ * push onto an empty array would reserve room for 17 (100k nodes: ~15 MB).
+ */
+export function addChild(parent: TreeNode, id: string): void {
+  if (parent.children.length === 0) parent.children = [id];
+  else parent.children.push(id);
+}
+
+/** Keeps one child list in Pi's order after an append: file order, then a stable sort by time. */
+export function orderChildren(nodes: Map<string, TreeNode>, parent: TreeNode): void {
+  const children = parent.children;
+  const n = children.length;
+  if (n < 2) return;
+  const time = (id: string) => new Date(nodes.get(id)!.entry.timestamp).getTime();
+  // The new child has the latest line; it is in place if it is not earlier than its left neighbour.
+  if (time(children[n - 2]!) <= time(children[n - 1]!)) return;
+  children.sort((a, b) => nodes.get(a)!.line - nodes.get(b)!.line);
+  children.sort((a, b) => time(a) - time(b));
+}
+
+export function selfParentProblem(node: TreeNode): Problem {
+  return problem(
+    "self-parent",
+    node.line,
+    `Entry "${node.id}" names itself as its parent; it is shown as a root.`,
+    {
+      entryId: node.id,
+    },
+  );
+}
+
+export function orphanProblem(node: TreeNode, parentId: string): Problem {
+  return problem(
+    "orphan",
+    node.line,
+    `Entry "${node.id}" has parent "${parentId}", which is not in the file; it is shown as a root.`,
+    { entryId: node.id },
+  );
+}
