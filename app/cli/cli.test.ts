@@ -24,7 +24,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnServe } from "../serve/testing.ts";
-import { runCli } from "./main.ts";
+import { type CheckReport, runCli } from "./main.ts";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -167,6 +167,15 @@ beforeAll(() => {
   write("damaged", DAMAGED);
   write("v1", VERSION_1);
   write("chain", deepChain());
+  write("empty", "");
+  write("header-only", `${HEADER}\n`);
+  write("not-pi", '{"event":"start","at":1}\n{"event":"stop","at":2}\n');
+  const binary = join(dir, "binary.jsonl");
+  writeFileSync(
+    binary,
+    Buffer.from([0x00, 0xff, 0xfe, 0x89, 0x50, 0x4e, 0x47, 0x0a, 0xc3, 0x28, 0x7b, 0x00]),
+  );
+  files.binary = binary;
 });
 
 afterAll(() => {
@@ -570,6 +579,96 @@ describe("arbor check", () => {
   });
 });
 
+describe("arbor check --json", () => {
+  const report = (name: string) => {
+    const result = run(["check", "--json", file(name)]);
+    const [line, ...rest] = lines(result.stdout);
+    expect(rest).toEqual([]);
+    return { code: result.code, stderr: result.stderr, report: JSON.parse(line!) as CheckReport };
+  };
+
+  it("one object per file: its problems with line, severity, code and message; exit codes as without --json", () => {
+    const damaged = report("damaged");
+    expect(damaged.code).toBe(1);
+    expect(damaged.stderr).toBe("");
+    expect(damaged.report).toEqual({
+      file: file("damaged"),
+      ok: false,
+      entries: 3,
+      lines: 5,
+      counts: { errors: 1, warnings: 1, notes: 1 },
+      problems: [
+        {
+          line: 3,
+          severity: "error",
+          code: "malformed-json",
+          message: expect.stringContaining("not valid JSON"),
+        },
+        {
+          line: 4,
+          severity: "warning",
+          code: "orphan",
+          message: expect.stringContaining("not in the file"),
+          entryId: expect.any(String),
+        },
+        {
+          line: 5,
+          severity: "info",
+          code: "unknown-type",
+          message: expect.any(String),
+          entryId: expect.any(String),
+        },
+      ],
+    });
+    expect(report("branchy")).toMatchObject({ code: 0, report: { ok: true, problems: [] } });
+    const both = run(["check", "--json", file("branchy"), file("damaged")]);
+    expect(lines(both.stdout).map((line) => (JSON.parse(line) as CheckReport).file)).toEqual([
+      file("branchy"),
+      file("damaged"),
+    ]);
+    expect(both.code).toBe(1);
+  });
+
+  it("an empty file and a file without a header are errors, not ok; a header-only file is a session", () => {
+    const empty = report("empty");
+    expect(empty.code).toBe(1);
+    expect(empty.report.ok).toBe(false);
+    expect(empty.report.problems).toEqual([
+      { line: 1, severity: "error", code: "missing-header", message: expect.stringContaining("empty") },
+    ]);
+    const notPi = report("not-pi");
+    expect(notPi.code).toBe(1);
+    expect(notPi.report.problems.map((p) => p.code)).toEqual([
+      "missing-header",
+      "missing-type",
+      "invalid-field",
+      "missing-type",
+      "invalid-field",
+    ]);
+    expect(notPi.report.counts).toEqual({ errors: 3, warnings: 2, notes: 0 });
+    const binary = report("binary");
+    expect(binary.code).toBe(1);
+    expect(binary.report.problems.map((p) => p.code)).toContain("missing-header");
+    expect(binary.report.problems.map((p) => p.code)).toContain("malformed-json");
+    const headerOnly = report("header-only");
+    expect(headerOnly).toMatchObject({ code: 0, report: { ok: true, entries: 0, lines: 1, problems: [] } });
+    for (const name of ["empty", "not-pi", "binary", "header-only"]) {
+      const before = fingerprint(file(name));
+      run(["check", "--json", file(name)]);
+      expect(fingerprint(file(name))).toEqual(before);
+    }
+  });
+
+  it("a file that cannot be read: an object naming the error, exit 2", () => {
+    const missing = join(dir, "nowhere.jsonl");
+    const result = run(["check", "--json", missing, file("branchy")]);
+    expect(result.code).toBe(2);
+    const [first, second] = lines(result.stdout).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(first).toEqual({ file: missing, error: expect.stringContaining("ENOENT") });
+    expect(second).toMatchObject({ file: file("branchy"), ok: true });
+  });
+});
+
 // ---------------------------------------------------------------------------
 // stats
 
@@ -667,7 +766,7 @@ describe("usage and I/O errors", () => {
 
   it("bad option: exit 2 naming it", () => {
     expectUsageError(run(["tree", file("branchy"), "--bogus"]), /--bogus/);
-    expectUsageError(run(["check", "--json", file("branchy")]), /--json/);
+    expectUsageError(run(["check", "--llm", file("branchy")]), /--llm/);
   });
 
   it("an option missing its value: exit 2", () => {

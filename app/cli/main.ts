@@ -4,7 +4,7 @@
  *
  *   arbor context FILE [--leaf ID]... [--leaf none] [--llm] [--json]
  *   arbor tree FILE [--json]
- *   arbor check FILE...
+ *   arbor check FILE... [--json]
  *   arbor stats FILE [--json]
  *   arbor serve [--dir DIR]... [--port N]   (app/serve/main.ts: Arbor in a browser)
  *
@@ -21,6 +21,7 @@ import {
   convertToLlm,
   type EntryReader,
   isRecord,
+  problemCounts,
   type SessionIndex,
 } from "../../shared/session/index.ts";
 import { type OpenedSession, openSessionFile } from "../store/open-session-file.ts";
@@ -35,7 +36,7 @@ export class CliError extends Error {}
 const USAGE = `usage:
   arbor context FILE [--leaf ID]... [--leaf none] [--llm] [--json]
   arbor tree FILE [--json]
-  arbor check FILE...
+  arbor check FILE... [--json]
   arbor stats FILE [--json]
   arbor serve [--dir DIR]... [--port N]`;
 
@@ -180,8 +181,44 @@ function treeCommand(args: readonly string[], io: CliIo): number {
   return 0;
 }
 
+/** One file's problems as `arbor check --json` prints them. */
+export interface CheckReport {
+  file: string;
+  ok: boolean;
+  entries: number;
+  lines: number;
+  counts: { errors: number; warnings: number; notes: number };
+  problems: {
+    line: number;
+    severity: string;
+    code: string;
+    message: string;
+    relatedLine?: number;
+    entryId?: string;
+  }[];
+}
+
+export function checkReport(file: string, index: SessionIndex): CheckReport {
+  const counts = problemCounts(index.problems);
+  return {
+    file,
+    ok: counts.errors + counts.warnings === 0,
+    entries: index.entries.length,
+    lines: index.lineCount,
+    counts,
+    problems: index.problems.map((p) => ({
+      line: p.line,
+      severity: p.severity,
+      code: p.kind,
+      message: p.message,
+      ...(p.relatedLine === undefined ? {} : { relatedLine: p.relatedLine }),
+      ...(p.entryId === undefined ? {} : { entryId: p.entryId }),
+    })),
+  };
+}
+
 function checkCommand(args: readonly string[], io: CliIo): number {
-  const { positionals } = parse(args, {});
+  const { values, positionals } = parse(args, { json: { type: "boolean" } });
   if (positionals.length === 0) throw new UsageError("expected at least one FILE");
   let found = 0;
   let unreadable = 0;
@@ -193,13 +230,19 @@ function checkCommand(args: readonly string[], io: CliIo): number {
       // Check the other files anyway; the exit code still says one could not be read.
       unreadable += 1;
       io.stderr(`arbor: ${describeIoError(error)}\n`);
+      if (values.json) io.stdout(`${JSON.stringify({ file, error: describeIoError(error) })}\n`);
       continue;
     }
-    const serious = index.problems.filter((p) => p.severity !== "info");
-    found += serious.length;
+    const report = checkReport(file, index);
+    const serious = report.counts.errors + report.counts.warnings;
+    found += serious;
+    if (values.json) {
+      io.stdout(`${JSON.stringify(report)}\n`);
+      continue;
+    }
     for (const p of index.problems) io.stdout(`${file}:${p.line}: ${p.severity}: ${p.message} [${p.kind}]\n`);
     io.stdout(
-      `${file}: ${serious.length === 0 ? "ok" : `${serious.length} problem${serious.length === 1 ? "" : "s"}`} (${index.entries.length} entries, ${index.lineCount} lines)\n`,
+      `${file}: ${serious === 0 ? "ok" : `${serious} problem${serious === 1 ? "" : "s"}`} (${index.entries.length} entries, ${index.lineCount} lines)\n`,
     );
   }
   if (unreadable > 0) return 2;

@@ -12,6 +12,7 @@
  */
 
 import type { TermSet } from "./tokenize.ts";
+import { HEADER_PROBLEM_TEXT } from "../../shared/session/problems.ts";
 
 /** First user messages are kept up to this many characters (Pi keeps all of it). */
 export const FIRST_MESSAGE_LIMIT = 1000;
@@ -285,8 +286,11 @@ export class SessionSummarizer {
     };
     if (!header) {
       const error: SessionError = this.notSession
-        ? { code: "not-a-session", message: "The first line is not a Pi session header." }
-        : { code: "empty", message: "The file holds no session header." };
+        ? { code: "not-a-session", message: HEADER_PROBLEM_TEXT.entriesBeforeHeader }
+        : {
+            code: "empty",
+            message: signature.size === 0 ? HEADER_PROBLEM_TEXT.emptyFile : HEADER_PROBLEM_TEXT.noHeaderLine,
+          };
       return { ...base, error };
     }
     const headerTime =

@@ -468,6 +468,55 @@ describe("entry fields", () => {
     expect(contextTexts(index, anonymous)).toEqual(["one", "anonymous"]);
   });
 
+  it("version 2 file: entries without id or parentId get an id and follow the entry before them, each reported", () => {
+    const header = `{"type":"session","version":2,"id":"${SESSION_ID}","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/tmp"}`;
+    const bare = (text: string, second: number) =>
+      `{"type":"message","timestamp":"${ts(second)}","message":{"role":"user","content":"${text}","timestamp":${second}}}`;
+    const noParent = `{"type":"message","id":"aaaa0004","timestamp":"${ts(4)}","message":{"role":"user","content":"four","timestamp":4}}`;
+    const noIdWithParent = `{"type":"message","parentId":"aaaa0001","timestamp":"${ts(5)}","message":{"role":"user","content":"five","timestamp":5}}`;
+    const path = writeSession(
+      "v2-unidentified",
+      jsonl([
+        header,
+        bare("zero", 0),
+        user("aaaa0001", null, "one", 1),
+        bare("two", 2),
+        bare("three", 3),
+        noParent,
+        noIdWithParent,
+      ]),
+    );
+    const index = readUnchanged(path);
+    const [zero, one, two, three, four, five] = index.entries.map((entry) => entry.id);
+    expect(one).toBe("aaaa0001");
+    expect(four).toBe("aaaa0004");
+    for (const id of [zero, two, three, five]) expect(id).toMatch(/^[0-9a-f]{8}$/);
+    expect(new Set(index.entries.map((entry) => entry.id)).size).toBe(6);
+    // The same ids at every read: they are derived from the lines, not random.
+    expect(readUnchanged(path).entries.map((entry) => entry.id)).toEqual(
+      index.entries.map((entry) => entry.id),
+    );
+    expect(treeOf(index)).toEqual({
+      [zero!]: [null, [], 0],
+      aaaa0001: [null, [two!, five!], 0],
+      [two!]: ["aaaa0001", [three!], 1],
+      [three!]: [two!, ["aaaa0004"], 2],
+      aaaa0004: [three!, [], 3],
+      [five!]: ["aaaa0001", [], 1],
+    });
+    expect(problemsOf(index)).toEqual([
+      { kind: "legacy-version", line: 1 },
+      { kind: "missing-id", line: 2 },
+      { kind: "missing-id", line: 4 },
+      { kind: "missing-id", line: 5 },
+      { kind: "missing-parent-id", line: 6 },
+      { kind: "missing-id", line: 7 },
+    ]);
+    expect(index.problems.find((problem) => problem.line === 6)!.message).toContain(`follows "${three}"`);
+    expect(contextTexts(index, "aaaa0004")).toEqual(["one", "two", "three", "four"]);
+    expect(contextTexts(index, five!)).toEqual(["one", "five"]);
+  });
+
   it("entry without type: reported, kept as a node, contributes nothing to context", () => {
     const noType =
       '{"id":"aaaa0002","parentId":"aaaa0001","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"user","content":"typeless","timestamp":2}}';
@@ -676,7 +725,7 @@ describe("tree damage", () => {
     ]);
   });
 
-  it("parent cycle of 2: reported on the earlier member's line, cut there", () => {
+  it("parent cycle of 2: each member reported and shown as a root, as Pi now shows them", () => {
     const path = writeSession(
       "cycle-2",
       jsonl([
@@ -687,19 +736,22 @@ describe("tree damage", () => {
       ]),
     );
     const index = readUnchanged(path);
-    expect(problemsOf(index)).toEqual([{ kind: "cycle", line: 3, relatedLine: 4 }]);
-    expect(index.problems[0]!.entryId).toBe("aaaa0002");
-    expect(index.roots).toEqual(["aaaa0001", "aaaa0002"]);
+    expect(problemsOf(index)).toEqual([
+      { kind: "cycle", line: 3, relatedLine: 4 },
+      { kind: "cycle", line: 4, relatedLine: 3 },
+    ]);
+    expect(index.problems.map((problem) => problem.entryId)).toEqual(["aaaa0002", "aaaa0003"]);
+    expect(index.roots).toEqual(["aaaa0001", "aaaa0002", "aaaa0003"]);
     expect(treeOf(index)).toEqual({
       aaaa0001: [null, [], 0],
-      aaaa0002: [null, ["aaaa0003"], 0],
-      aaaa0003: ["aaaa0002", [], 1],
+      aaaa0002: [null, [], 0],
+      aaaa0003: [null, [], 0],
     });
-    expect(contextTexts(index, "aaaa0003")).toEqual(["two", "three"]);
+    expect(contextTexts(index, "aaaa0003")).toEqual(["three"]);
     expect(contextTexts(index, "aaaa0002")).toEqual(["two"]);
   });
 
-  it("parent cycle of 3: one problem naming all three lines, cut at the earliest line", () => {
+  it("parent cycle of 3: every member a root, each problem naming all three lines", () => {
     const path = writeSession(
       "cycle-3",
       jsonl([
@@ -711,23 +763,26 @@ describe("tree damage", () => {
       ]),
     );
     const index = readUnchanged(path);
-    expect(problemsOf(index)).toEqual([{ kind: "cycle", line: 3, relatedLine: 4 }]);
-    expect(index.problems[0]!.message).toContain("3, 4, 5");
-    expect(index.roots).toEqual(["aaaa0001", "aaaa0004"]);
+    expect(problemsOf(index)).toEqual([
+      { kind: "cycle", line: 3, relatedLine: 4 },
+      { kind: "cycle", line: 4, relatedLine: 5 },
+      { kind: "cycle", line: 5, relatedLine: 3 },
+    ]);
+    for (const problem of index.problems) expect(problem.message).toContain("3, 4, 5");
+    expect(index.roots).toEqual(["aaaa0001", "aaaa0004", "aaaa0005", "aaaa0006"]);
     expect(treeOf(index)).toEqual({
       aaaa0001: [null, [], 0],
-      aaaa0004: [null, ["aaaa0006"], 0],
-      aaaa0005: ["aaaa0006", [], 2],
-      aaaa0006: ["aaaa0004", ["aaaa0005"], 1],
+      aaaa0004: [null, [], 0],
+      aaaa0005: [null, [], 0],
+      aaaa0006: [null, [], 0],
     });
     expect(index.leafId).toBe("aaaa0006");
-    expect(contextTexts(index, undefined)).toEqual(["four", "six"]);
-    expect(contextTexts(index, "aaaa0005")).toEqual(["four", "six", "five"]);
+    expect(contextTexts(index, undefined)).toEqual(["six"]);
+    expect(contextTexts(index, "aaaa0005")).toEqual(["five"]);
   });
 
-  it("leaf below a cycle, met before the cycle's earliest member: cut at the earliest line, every context terminates", () => {
-    // Line 3: the leaf hangs below c2. Lines 4-6: c1 -> c3 -> c2 -> c1. Reading from line 3
-    // enters the cycle at c2 (line 5), but the cut is at c1, the member with the earliest line.
+  it("leaf below a cycle: the cycle's members are roots, the leaf stays below its parent; every context terminates", () => {
+    // Line 3: the leaf hangs below c2. Lines 4-6: c1 -> c3 -> c2 -> c1.
     const path = writeSession(
       "cycle-leaf",
       jsonl([
@@ -742,19 +797,23 @@ describe("tree damage", () => {
     const first = readUnchanged(path);
     const second = readUnchanged(path);
     for (const index of [first, second]) {
-      expect(problemsOf(index)).toEqual([{ kind: "cycle", line: 4, relatedLine: 6 }]);
-      expect(index.problems[0]!.entryId).toBe("cccc0001");
-      expect(index.roots).toEqual(["aaaa0001", "cccc0001"]);
+      expect(problemsOf(index)).toEqual([
+        { kind: "cycle", line: 4, relatedLine: 6 },
+        { kind: "cycle", line: 5, relatedLine: 4 },
+        { kind: "cycle", line: 6, relatedLine: 5 },
+      ]);
+      expect(index.problems.map((problem) => problem.entryId)).toEqual(["cccc0001", "cccc0002", "cccc0003"]);
+      expect(index.roots).toEqual(["aaaa0001", "cccc0001", "cccc0002", "cccc0003"]);
       expect(treeOf(index)).toEqual({
         aaaa0001: [null, [], 0],
-        bbbb0000: ["cccc0002", [], 2],
-        cccc0001: [null, ["cccc0002"], 0],
-        cccc0002: ["cccc0001", ["bbbb0000", "cccc0003"], 1],
-        cccc0003: ["cccc0002", [], 2],
+        bbbb0000: ["cccc0002", [], 1],
+        cccc0001: [null, [], 0],
+        cccc0002: [null, ["bbbb0000"], 0],
+        cccc0003: [null, [], 0],
       });
     }
-    expect(contextTexts(first, "bbbb0000")).toEqual(["c1", "c2", "leaf"]);
-    expect(contextTexts(first, "cccc0003")).toEqual(["c1", "c2", "c3"]);
+    expect(contextTexts(first, "bbbb0000")).toEqual(["c2", "leaf"]);
+    expect(contextTexts(first, "cccc0003")).toEqual(["c3"]);
     expect(contextTexts(first, "cccc0001")).toEqual(["c1"]);
     // Over the raw parent links (Pi's signature, no cut), every walk still ends, visiting each entry once.
     const raw = contextGraphOfEntries(first.entries);

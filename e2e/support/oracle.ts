@@ -20,6 +20,7 @@ import {
   type SessionIndex,
 } from "../../shared/session/index.ts";
 import { REPO } from "./serve.ts";
+import type { CheckReport } from "../../app/cli/main.ts";
 
 type Json = Record<string, unknown>;
 
@@ -163,4 +164,16 @@ export function comparable(text: string): string {
     .replace(/```[a-z]*/gi, "")
     .replace(/[^\p{L}\p{N}]+/gu, "")
     .toLowerCase();
+}
+
+/** `arbor check FILE... --json`: one report per file, in order. */
+export function cliCheck(files: readonly string[]): CheckReport[] {
+  const args = ["--import", "tsx", join(REPO, "app", "cli", "main.ts"), "check", ...files, "--json"];
+  const run = spawnSync(process.execPath, args, { cwd: REPO, encoding: "utf8" });
+  if (run.status !== 0 && run.status !== 1)
+    throw new Error(`arbor check exited ${run.status}: ${run.stderr}`);
+  return run.stdout
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as CheckReport);
 }

@@ -6,7 +6,7 @@
  */
 
 import type { EntryRecord, ParsedSession } from "./parse.ts";
-import { problem } from "./problems.ts";
+import { type Problem, problem } from "./problems.ts";
 import { CURRENT_SESSION_VERSION } from "./types.ts";
 
 export function sessionVersion(parsed: ParsedSession): number {
@@ -21,7 +21,9 @@ export function sessionVersion(parsed: ParsedSession): number {
 /** Migrates `parsed.records` in place (objects are copied before they change). Returns the original version. */
 export function migrateInMemory(parsed: ParsedSession): number {
   const version = sessionVersion(parsed);
-  if (version < CURRENT_SESSION_VERSION) {
+  // Without a header no version was declared: the missing header is the problem to report, not a version.
+  const declared = parsed.header !== null;
+  if (declared && version < CURRENT_SESSION_VERSION) {
     parsed.problems.push(
       problem(
         "legacy-version",
@@ -29,7 +31,7 @@ export function migrateInMemory(parsed: ParsedSession): number {
         `A version ${version} session; it is read as version ${CURRENT_SESSION_VERSION} in memory and the file is left as it is (Pi would rewrite it).`,
       ),
     );
-  } else if (version > CURRENT_SESSION_VERSION) {
+  } else if (declared && version > CURRENT_SESSION_VERSION) {
     parsed.problems.push(
       problem(
         "future-version",
@@ -39,8 +41,58 @@ export function migrateInMemory(parsed: ParsedSession): number {
     );
   }
   if (version < 2) migrateV1ToV2(parsed.records);
+  if (version === 2) chainUnidentifiedEntries(parsed.records, parsed.problems);
   if (version < 3) migrateV2ToV3(parsed.records);
   return version;
+}
+
+/**
+ * A version 2 file whose entries lack an id or a parentId (lines written the
+ * version 1 way into a version 2 file): as Pi now reads it, such an entry gets
+ * an id and follows the entry before it in the file. Each repair is reported;
+ * the file keeps its bytes.
+ */
+function chainUnidentifiedEntries(records: EntryRecord[], problems: Problem[]): void {
+  const used = new Set<string>();
+  for (const record of records) if (isUsableId(record.value.id)) used.add(record.value.id);
+  let previousId: string | null = null;
+  for (const record of records) {
+    const hasId = isUsableId(record.value.id);
+    const hasParent = "parentId" in record.value;
+    if (!hasId || !hasParent) {
+      const value: Record<string, unknown> = { ...record.value };
+      if (!hasId) value.id = deterministicId(record, used);
+      if (!hasParent) value.parentId = previousId;
+      const id = value.id as string;
+      const follows =
+        previousId === null
+          ? "it is the first entry, so a root"
+          : `it follows "${previousId}", the entry before it`;
+      problems.push(
+        hasId
+          ? problem(
+              "missing-parent-id",
+              record.line,
+              `The entry has no parentId; ${follows}, as Pi reads a version 2 file.`,
+              {
+                entryId: id,
+              },
+            )
+          : problem(
+              "missing-id",
+              record.line,
+              `The entry has no id; it is read as "${id}"${hasParent ? "" : ` and ${follows}`}, as Pi reads a version 2 file.`,
+              { entryId: id },
+            ),
+      );
+      record.value = value;
+    }
+    previousId = record.value.id as string;
+  }
+}
+
+function isUsableId(id: unknown): id is string {
+  return typeof id === "string" && id.length > 0;
 }
 
 function migrateV1ToV2(records: EntryRecord[]): void {

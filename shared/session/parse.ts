@@ -10,7 +10,7 @@
  */
 
 import { LineSplitter, type RawLine } from "./line-splitter.ts";
-import { type Problem, problem } from "./problems.ts";
+import { HEADER_PROBLEM_TEXT, type Problem, problem } from "./problems.ts";
 import { skimLine } from "./skim.ts";
 import { stubOf } from "./stub.ts";
 import { type EntryFacts, entryFacts } from "./facts.ts";
@@ -92,6 +92,8 @@ export class SessionParser {
 
   private readonly mode: ParseMode;
   private readonly eagerLineMaxBytes: number;
+  /** Reading the file from its first byte (not a follower's tail): only then can it say the file has no header. */
+  private readonly fromFileStart: boolean;
 
   constructor(
     options: {
@@ -109,6 +111,7 @@ export class SessionParser {
     } = {},
   ) {
     const start = options.start;
+    this.fromFileStart = start === undefined || start.offset === 0;
     this.mode = options.mode ?? "full";
     this.eagerLineMaxBytes = options.eagerLineMaxBytes ?? EAGER_LINE_MAX_BYTES;
     this.splitter = new LineSplitter(start ?? { lineNumber: 1, offset: 0 });
@@ -137,6 +140,15 @@ export class SessionParser {
 
   end(): ParsedSession {
     this.splitter.end(this.onLine);
+    if (this.fromFileStart && this.result.header === null && this.result.records.length === 0) {
+      this.result.problems.push(
+        problem(
+          "missing-header",
+          1,
+          this.result.lineCount === 0 ? HEADER_PROBLEM_TEXT.emptyFile : HEADER_PROBLEM_TEXT.noHeaderLine,
+        ),
+      );
+    }
     const last = this.result.unterminatedLastLine;
     if (last?.parsed) {
       this.result.problems.push(
@@ -256,11 +268,7 @@ export class SessionParser {
     const deferred = this.defersBodies();
     if (this.result.header === null && this.result.records.length === 0) {
       this.result.problems.push(
-        problem(
-          "missing-header",
-          lineNumber,
-          'The file does not start with a session header ({"type":"session",...}); entries are read without one (Pi refuses such a file).',
-        ),
+        problem("missing-header", lineNumber, HEADER_PROBLEM_TEXT.entriesBeforeHeader),
       );
     }
     this.result.trailingNonEntryLine = null;

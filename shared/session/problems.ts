@@ -28,6 +28,14 @@ export type ProblemKind =
   | "unknown-role"
   | "unterminated-last-line";
 
+/** What is said of a file without a session header, by the reader and the library alike. */
+export const HEADER_PROBLEM_TEXT = {
+  emptyFile: "The file is empty: it holds no session header, so it is not a Pi session (yet).",
+  noHeaderLine: 'No line of the file is a session header ({"type":"session",...}): it is not a Pi session.',
+  entriesBeforeHeader:
+    'The file does not start with a session header ({"type":"session",...}); entries are read without one (Pi refuses such a file).',
+} as const;
+
 /** `error`: content was lost or reinterpreted; `warning`: kept but suspect; `info`: handled, worth knowing. */
 export type ProblemSeverity = "error" | "warning" | "info";
 
@@ -94,4 +102,21 @@ export function isProblemShaped(value: unknown): value is Problem {
 
 export function formatProblem(p: Problem): string {
   return `line ${p.line}: ${p.severity}: ${p.message} [${p.kind}]`;
+}
+
+/** How many problems of each severity: errors and warnings are "problems" (they fail `arbor check`), notes are not. */
+export function problemCounts(problems: readonly Problem[]): {
+  errors: number;
+  warnings: number;
+  notes: number;
+} {
+  let errors = 0;
+  let warnings = 0;
+  let notes = 0;
+  for (const { severity } of problems) {
+    if (severity === "error") errors++;
+    else if (severity === "warning") warnings++;
+    else notes++;
+  }
+  return { errors, warnings, notes };
 }

@@ -79,13 +79,15 @@ function isSortedByLine(nodes: Map<string, TreeNode>, ids: string[]): boolean {
 }
 
 /**
- * Cuts every parent cycle at its member with the earliest line. Called only
- * when some nodes were not reached from a root (their depth is still -1), and
- * looks only at those; linear in their number.
+ * Every member of a parent cycle becomes a root, as Pi now shows them (a walk
+ * up from any of them would never end), each reported with the cycle's lines;
+ * what hangs below a member stays below it. Called only when some nodes were
+ * not reached from a root (their depth is still -1), and looks only at those;
+ * linear in their number.
  */
 function breakCycles(nodes: Map<string, TreeNode>, problems: Problem[]): TreeNode[] {
   const walkOf = new Map<TreeNode, number>();
-  const cuts: TreeNode[] = [];
+  const cut: TreeNode[] = [];
   let walk = 0;
   for (const start of nodes.values()) {
     if (start.depth !== -1 || walkOf.has(start)) continue;
@@ -100,25 +102,27 @@ function breakCycles(nodes: Map<string, TreeNode>, problems: Problem[]): TreeNod
     if (!node || walkOf.get(node) !== walk) continue;
     // `node` was reached twice in this walk: the cycle is path[index of node ..].
     const cycle = path.slice(path.indexOf(node));
-    let cut = cycle[0]!;
-    for (const member of cycle) if (member.line < cut.line) cut = member;
     const lines = cycle.map((member) => member.line).sort((a, b) => a - b);
-    const next = cycle[(cycle.indexOf(cut) + 1) % cycle.length]!;
-    problems.push(
-      problem(
-        "cycle",
-        cut.line,
-        `Entries on lines ${lines.join(", ")} are each other's ancestors (Pi would hang); "${cut.id}" is shown as a root.`,
-        { entryId: cut.id, relatedLine: next.line },
-      ),
-    );
-    const parent = nodes.get(cut.parentId!)!;
-    parent.children.splice(parent.children.indexOf(cut.id), 1);
-    cut.parentId = null;
-    cut.parent = null;
-    cuts.push(cut);
+    for (const [at, member] of cycle.entries()) {
+      const next = cycle[(at + 1) % cycle.length]!;
+      problems.push(
+        problem(
+          "cycle",
+          member.line,
+          `Entries on lines ${lines.join(", ")} are each other's ancestors (Pi would hang); "${member.id}" is shown as a root.`,
+          { entryId: member.id, relatedLine: next.line },
+        ),
+      );
+    }
+    for (const member of cycle) {
+      const parent = nodes.get(member.parentId!)!;
+      parent.children.splice(parent.children.indexOf(member.id), 1);
+      member.parentId = null;
+      member.parent = null;
+      cut.push(member);
+    }
   }
-  return cuts;
+  return cut;
 }
 
 /** Pi's `/tree` order: a stable sort of each child list by `new Date(timestamp)`. */

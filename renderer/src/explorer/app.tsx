@@ -7,6 +7,7 @@ import { ContextPreview } from "../preview/context-preview.tsx";
 import { Inspector } from "../preview/inspector.tsx";
 import { displayName } from "../library/library-view.ts";
 import { useController, useLibrary, useLive, useSession } from "../state/hooks.tsx";
+import { type Problem, problemCounts } from "../../../shared/session/problems.ts";
 import { handleExplorerKey } from "./keyboard.ts";
 import { LabelDialog } from "./label-dialog.tsx";
 
@@ -16,6 +17,15 @@ function focusSearch() {
     input.focus();
     input.select();
   }
+}
+
+/** "3 problems", as `arbor check` counts them (errors and warnings); a file with notes only says "1 note". */
+function problemBadgeText(problems: readonly Problem[]): string {
+  const { errors, warnings, notes } = problemCounts(problems);
+  const serious = errors + warnings;
+  if (serious > 0)
+    return `${serious} problem${serious === 1 ? "" : "s"}${notes > 0 ? `, ${notes} note${notes === 1 ? "" : "s"}` : ""}`;
+  return `${notes} note${notes === 1 ? "" : "s"}`;
 }
 
 function SessionHeader() {
@@ -59,9 +69,9 @@ function SessionHeader() {
             >
               <summary
                 className="badge warning"
-                title="Problems found while reading the file: click for the list"
+                title="What reading the file found, counted as `arbor check` counts it (notes are not problems): click for the list"
               >
-                {view.problems.length} problem{view.problems.length === 1 ? "" : "s"}
+                {problemBadgeText(view.problems)}
               </summary>
               <ul className="problems" aria-label="Problems in the file">
                 {view.problems.slice(0, PROBLEMS_LISTED).map((problem) => (
