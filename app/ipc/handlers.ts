@@ -19,7 +19,6 @@ import {
   type SessionDelta,
   type SessionListItem,
   type SessionView,
-  type TreeNodeView,
 } from "../../shared/ipc/contract.ts";
 import { listPatch, sameProblem } from "../../shared/ipc/session-delta.ts";
 import type { Problem } from "../../shared/session/problems.ts";
@@ -40,7 +39,8 @@ import {
   sessionViewContent,
   TreeNodeViewCache,
 } from "../../shared/ipc/views.ts";
-import { decodeNodes, viewWithEncodedNodes } from "../../shared/ipc/wire.ts";
+import { encodedNodes } from "../../shared/ipc/encoded-nodes.ts";
+import { objectNodes, type SessionNodes } from "../../shared/ipc/session-nodes.ts";
 import { EntrySearch } from "../../shared/session/entry-search.ts";
 import type { SessionIndex } from "../../shared/session/tree-index.ts";
 
@@ -310,7 +310,7 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
      * the index is still what it describes: the view is then sent from it,
      * its nodes' wire form as it was saved, none of them built.
      */
-    saved: { view: SavedView; nodes: () => TreeNodeView[] } | undefined;
+    saved: { view: SavedView; nodes: SessionNodes } | undefined;
   }
   let viewState: ViewState | null = null;
 
@@ -362,18 +362,14 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
     const savedView = session.savedView;
     if (savedView) {
       // Decoded only if the index changes before the nodes were ever built (or something reads them).
-      let decoded: TreeNodeView[] | undefined;
-      const nodes = () => {
-        decoded ??= decodeNodes(savedView.nodesJson);
-        return decoded;
-      };
+      const nodes = encodedNodes(savedView.nodesJson);
       viewState = {
         session,
         nodes: TreeNodeViewCache.fromKnown({
           entryCount: savedView.entryCount,
           byteLength: savedView.content.bytes,
           roots: savedView.content.roots,
-          nodes,
+          nodes: () => nodes.toArray(),
         }),
         roots: [...savedView.content.roots],
         problems: [...savedView.content.problems],
@@ -431,8 +427,8 @@ export function createArborHandlers(options: ArborHandlersOptions): ArborHandler
       problems: [...state.problems],
     };
     const saved = state.saved;
-    if (saved) return viewWithEncodedNodes(fields, saved.view.nodesJson, () => [...saved.nodes()]);
-    return { ...fields, nodes: [...state.nodes.nodes()] };
+    if (saved) return { ...fields, nodes: saved.nodes };
+    return { ...fields, nodes: objectNodes([...state.nodes.nodes()]) };
   };
 
   /** The view after a switch; `writtenHere`: Arbor wrote the file just now (a fork, clone, new), so it is not live. */

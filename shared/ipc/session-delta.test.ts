@@ -19,9 +19,10 @@ import {
   listPatch,
   sameProblem,
 } from "./session-delta.ts";
-import { sessionViewOf } from "./testing/session-view.ts";
+import { decodeNodes } from "./node-table.ts";
+import { plainView, sessionViewOf } from "./testing/session-view.ts";
 import { type NodeViewChanges, TreeNodeViewCache } from "./views.ts";
-import { decodeNodes, encodeNodes } from "./wire.ts";
+import { encodeNodes } from "./wire-nodes.ts";
 import { readSession } from "../session/index.ts";
 
 function viewFields(index: SessionIndex) {
@@ -77,24 +78,24 @@ describe("the node view cache and deltas", () => {
         if (view === null) {
           expect(cache.update(index)).toEqual({ added: [], changed: [], removed: [] });
           view = freshView(index);
-          expect(cache.nodes()).toEqual(view.nodes);
+          expect(cache.nodes()).toEqual(view.nodes.toArray());
           continue;
         }
         const before = new Map(cache.nodes().map((node) => [node.id, node]));
         const changes = cache.update(index);
         const delta = deltaOf(view, index, changes);
-        const previous = new Map(view.nodes.map((node) => [node.id, node]));
+        const previous = new Map(view.nodes.toArray().map((node) => [node.id, node]));
         view = applySessionDelta(view, delta);
         const fresh = freshView(index);
-        expect(view, `seed ${seed}`).toEqual(fresh);
-        expect(cache.nodes(), `seed ${seed}`).toEqual(fresh.nodes);
+        expect(plainView(view), `seed ${seed}`).toEqual(plainView(fresh));
+        expect(cache.nodes(), `seed ${seed}`).toEqual(fresh.nodes.toArray());
         expect(cache.roots()).toEqual(index.roots);
         // Nodes the delta does not name are the very objects they were.
         const named = new Set([...changes.added, ...changes.changed].map((node) => node.id));
         for (const node of cache.nodes()) {
           if (!named.has(node.id)) expect(node).toBe(before.get(node.id));
         }
-        for (const node of view.nodes) {
+        for (const node of view.nodes.toArray()) {
           if (!named.has(node.id)) expect(node).toBe(previous.get(node.id));
         }
         if (step.rebuilt) rebuilt++;
@@ -140,7 +141,7 @@ describe("the node view cache and deltas", () => {
       for (let k = 0; k < 6; k++) {
         const a = rng.pick(views);
         const b = rng.pick(views);
-        expect(applySessionDelta(a, diffSessionViews(a, b))).toEqual(b);
+        expect(plainView(applySessionDelta(a, diffSessionViews(a, b)))).toEqual(plainView(b));
       }
     }
   });
@@ -160,7 +161,7 @@ describe("the node view cache and deltas", () => {
         const { index } = step;
         if (view === null) {
           view = freshView(index);
-          const saved = JSON.stringify(encodeNodes(view.nodes));
+          const saved = JSON.stringify(encodeNodes(view.nodes.toArray()));
           cache = TreeNodeViewCache.fromKnown({
             entryCount: index.entries.length,
             byteLength: index.byteLength,
@@ -183,8 +184,8 @@ describe("the node view cache and deltas", () => {
         const delta = deltaOf(view, index, changes);
         view = applySessionDelta(view, delta);
         const fresh = freshView(index);
-        expect(view, `seed ${seed}`).toEqual(fresh);
-        expect(cache!.nodes(), `seed ${seed}`).toEqual(fresh.nodes);
+        expect(plainView(view), `seed ${seed}`).toEqual(plainView(fresh));
+        expect(cache!.nodes(), `seed ${seed}`).toEqual(fresh.nodes.toArray());
         stepsChecked++;
       }
       expect(decoded, `seed ${seed}`).toBeLessThanOrEqual(1);
@@ -195,7 +196,7 @@ describe("the node view cache and deltas", () => {
 
   it("known views are decoded when asked for before any change", () => {
     const index = readSession(generateSession({ seed: 3 }).text);
-    const nodes = freshView(index).nodes;
+    const nodes = freshView(index).nodes.toArray();
     const cache = TreeNodeViewCache.fromKnown({
       entryCount: index.entries.length,
       byteLength: index.byteLength,

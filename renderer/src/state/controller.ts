@@ -14,7 +14,6 @@ import {
   type SessionListItem,
 } from "../../../shared/ipc/contract.ts";
 import { applySessionDelta } from "../../../shared/ipc/session-delta.ts";
-import { nodeCount } from "../../../shared/ipc/wire.ts";
 import { cycleFilterMode, type FilterMode, type LayoutDirection } from "../../../shared/graph/index.ts";
 import { buildDeepLink, parseDeepLink } from "../api/deep-link.ts";
 import { contextAsJson, contextAsMarkdown } from "../preview/export.ts";
@@ -847,7 +846,7 @@ export function createController(
     centreOn,
     searchPauseMs() {
       const view = session.getState().view;
-      const entries = view ? nodeCount(view) : 0;
+      const entries = view ? view.nodes.count : 0;
       return entries >= (options.searchAsTypedBelow ?? SEARCH_AS_TYPED_BELOW) ? SEARCH_TYPING_PAUSE_MS : 0;
     },
     fitView() {

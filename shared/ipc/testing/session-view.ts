@@ -1,7 +1,8 @@
 /** A session's view built in memory with the main process's own view builders: for tests on either side. */
 
 import type { SessionIndex } from "../../session/tree-index.ts";
-import type { SessionView } from "../contract.ts";
+import type { SessionView, TreeNodeView } from "../contract.ts";
+import { objectNodes } from "../session-nodes.ts";
 import { treeNodeViews } from "../views.ts";
 
 export function sessionViewOf(
@@ -19,9 +20,18 @@ export function sessionViewOf(
     parentSessionId: null,
     leafId: index.leafId,
     roots: [...index.roots],
-    nodes: treeNodeViews(index),
+    nodes: objectNodes(treeNodeViews(index)),
     problems: index.problems,
     bytes: index.byteLength,
     live: options.live ?? false,
   };
+}
+
+/** A view with its nodes as an array of objects, for comparing views whatever their nodes' implementation. */
+export type PlainSessionView = Omit<SessionView, "nodes"> & { nodes: readonly TreeNodeView[] };
+
+export function plainView(view: SessionView): PlainSessionView;
+export function plainView(view: SessionView | null): PlainSessionView | null;
+export function plainView(view: SessionView | null): PlainSessionView | null {
+  return view === null ? null : { ...view, nodes: view.nodes.toArray() };
 }
