@@ -201,7 +201,7 @@ test("opening the 100k-entry session takes at most 8x the 1k one, timed with no 
   // the window is sent (app/store/saved-view.ts). The open hashes the file (SHA-256) and sends the saved
   // view as it is, ~0.1 s; the leaf's context and entry come from it too, and the server builds the
   // index from the saved parse once those answers have left (~0.5-1 s, while the page works). The page
-  // receives and parses ~10 MB of columnar node lists (shared/ipc/wire.ts), keeps them as columns, and
+  // receives and parses ~10 MB of columnar node lists (shared/ipc/wire-nodes.ts), keeps them as columns, and
   // filters, folds and lays out 100k entries over them (shared/graph), making node objects only for the
   // ~4k graph nodes it draws; then it draws the graph, the canvas minimap and the leaf's context.
   test.setTimeout(180_000);

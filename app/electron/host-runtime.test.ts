@@ -55,7 +55,9 @@ describe("createHostWindowRuntimes", () => {
     expect(current).toMatchObject({ result: { path: sessionPath } });
     // Answers leave in their wire form (the renderer decodes them).
     const wire = (current as { result: WireSessionView }).result;
-    const ids = decodeSessionView(wire).nodes.map((node) => node.id);
+    const ids = decodeSessionView(wire)
+      .nodes.toArray()
+      .map((node) => node.id);
     expect(ids).toContain(SAMPLE_IDS.u1);
     expect(events.map((event) => event.name)).toContain("session.switched");
     expect(titles.length).toBeGreaterThan(0);

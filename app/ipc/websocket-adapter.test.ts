@@ -6,13 +6,15 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WebSocket, WebSocketServer } from "ws";
 import {
   ArborError,
+  type ArborEvents,
   type ArborHandlers,
   REQUEST_NAMES,
   type SessionView,
 } from "../../shared/ipc/contract.ts";
-import { sessionViewOf } from "../../shared/ipc/testing/session-view.ts";
+import { plainView, sessionViewOf } from "../../shared/ipc/testing/session-view.ts";
 import { WebSocketClient, type WebSocketConstructor } from "../../shared/ipc/websocket-client.ts";
-import { decodeResult, type WireNodes, type WireSessionView } from "../../shared/ipc/wire.ts";
+import { decodeResult, type WireSessionView } from "../../shared/ipc/wire.ts";
+import type { WireNodes } from "../../shared/ipc/wire-nodes.ts";
 import { readSession } from "../../shared/session/index.ts";
 import { generateSession } from "../../shared/session/testing/generate-session.ts";
 import { createEventHub, type EventHub } from "./event-sink.ts";
@@ -87,8 +89,12 @@ describe("WebSocketAdapter", () => {
     // A view travels in its wire form: its nodes in columns.
     const answer = (await next()) as { id: string; result: WireSessionView & { nodes: WireNodes } };
     expect(answer.id).toBe("two");
-    expect(answer.result.nodes.ids).toEqual(sampleView("s1").nodes.map((node) => node.id));
-    expect(decodeResult("session.open", answer.result)).toEqual(sampleView("s1"));
+    expect(answer.result.nodes.ids).toEqual(
+      sampleView("s1")
+        .nodes.toArray()
+        .map((node) => node.id),
+    );
+    expect(plainView(decodeResult("session.open", answer.result))).toEqual(plainView(sampleView("s1")));
     socket.close();
   });
 
@@ -123,8 +129,10 @@ describe("WebSocketAdapter", () => {
     expect(fast).toEqual({ name: "app.info", params: {} });
     release!();
     // The client decodes what arrives in the wire form.
-    expect(await slow).toEqual(sampleView("slow"));
-    expect(await client.request("session.open", { sessionId: "s2" })).toEqual(sampleView("s2"));
+    expect(plainView(await slow)).toEqual(plainView(sampleView("slow")));
+    expect(plainView(await client.request("session.open", { sessionId: "s2" }))).toEqual(
+      plainView(sampleView("s2")),
+    );
 
     const seen: unknown[] = [];
     const seenByOther: unknown[] = [];
@@ -144,10 +152,16 @@ describe("WebSocketAdapter", () => {
     events.emit("library.progress", { loaded: 2, total: 2 });
     events.emit("library.changed", { projects: [], scanning: false, demo: false });
     await delivered;
-    const reloaded = new Promise<unknown>((resolve) => other.on("session.reloaded", resolve));
+    const reloaded = new Promise<ArborEvents["session.reloaded"]>((resolve) =>
+      other.on("session.reloaded", resolve),
+    );
     const payload = { sessionId: "s1", reason: "rewritten" as const, view: sampleView("s1") };
     events.emit("session.reloaded", payload);
-    expect(await reloaded).toEqual(payload);
+    const received = await reloaded;
+    expect({ ...received, view: plainView(received.view) }).toEqual({
+      ...payload,
+      view: plainView(payload.view),
+    });
     expect(seen).toEqual([{ loaded: 1, total: 2 }]);
     expect(seenByOther).toEqual([
       { loaded: 1, total: 2 },

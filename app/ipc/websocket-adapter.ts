@@ -18,7 +18,7 @@
 import type { WebSocket } from "ws";
 import type { ArborErrorPayload, ArborHandlers } from "../../shared/ipc/contract.ts";
 import { type Disposable, DisposableObject, toDisposable } from "../runtime/disposable.ts";
-import { stringifyWire } from "../../shared/ipc/wire.ts";
+import { stringifyWire } from "../../shared/ipc/wire-json.ts";
 import { type DispatchOptions, dispatch, wireEvent } from "./bind.ts";
 import type { EventHub } from "./event-sink.ts";
 

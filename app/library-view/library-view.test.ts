@@ -25,7 +25,7 @@ describe("the demo library", () => {
     const demoSessions = items(listing).filter((item) => !item.error);
     expect(demoSessions.length).toBeGreaterThanOrEqual(3);
     const view = await actions.open(demoSessions[0]!.sessionId);
-    expect(view.nodes.length).toBeGreaterThan(0);
+    expect(view.nodes.count).toBeGreaterThan(0);
     expect(view.path.startsWith(join(fixture.folder, "data", "demo-sessions"))).toBe(true);
 
     writeSampleSession(fixture.samplePath);

@@ -14,7 +14,7 @@ import {
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { contextView, sessionViewContent, treeNodeViews } from "../../shared/ipc/views.ts";
-import { decodeNodes } from "../../shared/ipc/wire.ts";
+import { decodeNodes } from "../../shared/ipc/node-table.ts";
 import { openSessionFile } from "../store/open-session-file.ts";
 import { createParseCache } from "../store/parse-cache.ts";
 import { snapshot } from "../store/testing/files.ts";

@@ -21,6 +21,7 @@ import {
   sessionViewContent,
 } from "../../shared/ipc/views.ts";
 import { EntrySearch } from "../../shared/session/entry-search.ts";
+import { objectNodes } from "../../shared/ipc/session-nodes.ts";
 import type { EntryReader } from "../../shared/session/entry-reader.ts";
 import type { SessionIndex } from "../../shared/session/tree-index.ts";
 import type { EventSink } from "../ipc/event-sink.ts";
@@ -74,7 +75,7 @@ export class OpenSessionView extends DisposableObject {
       ...sent.rootsAndProblems(),
     };
     if (saved) return sessionViewFromSaved(fields, saved);
-    return { ...fields, nodes: [...sent.nodes.nodes()] };
+    return { ...fields, nodes: objectNodes([...sent.nodes.nodes()]) };
   }
 
   context(leafId: string | null, llm: boolean): ContextView {

@@ -5,30 +5,27 @@
  * its index.
  */
 
-import type { ContextView, EntryDetail, SessionView, TreeNodeView } from "../../shared/ipc/contract.ts";
-import { decodeNodes, viewWithEncodedNodes } from "../../shared/ipc/wire.ts";
+import type { ContextView, EntryDetail, SessionView } from "../../shared/ipc/contract.ts";
+import { encodedNodes } from "../../shared/ipc/encoded-nodes.ts";
+import type { SessionNodes } from "../../shared/ipc/session-nodes.ts";
 import type { SavedView } from "../store/saved-view.ts";
 
-/** A saved view, with its nodes decoded only if something needs them as objects. */
+/**
+ * A saved view with its nodes as the wire text saved: decoded (once) only if
+ * something reads them; the view and the node-view cache share them.
+ */
 export interface SavedViewNodes {
   view: SavedView;
-  nodes: () => TreeNodeView[];
+  nodes: SessionNodes;
 }
 
 export function savedViewNodes(view: SavedView): SavedViewNodes {
-  let decoded: TreeNodeView[] | undefined;
-  return {
-    view,
-    nodes: () => {
-      decoded ??= decodeNodes(view.nodesJson);
-      return decoded;
-    },
-  };
+  return { view, nodes: encodedNodes(view.nodesJson) };
 }
 
 /** The session view of a saved view: its nodes are sent as the wire text saved, none of them built. */
 export function sessionViewFromSaved(fields: Omit<SessionView, "nodes">, saved: SavedViewNodes): SessionView {
-  return viewWithEncodedNodes(fields, saved.view.nodesJson, () => [...saved.nodes()]);
+  return { ...fields, nodes: saved.nodes };
 }
 
 /** The context from the saved view's leaf, when that is what is asked for and it was saved. */

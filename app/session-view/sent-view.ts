@@ -42,7 +42,7 @@ export class SentView {
       entryCount: view.entryCount,
       byteLength: view.content.bytes,
       roots: view.content.roots,
-      nodes: saved.nodes,
+      nodes: () => saved.nodes.toArray(),
     });
     return new SentView(
       nodes,

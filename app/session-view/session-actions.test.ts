@@ -23,15 +23,15 @@ describe("opening a session", () => {
     const { library, actions } = fixture.host().windowServices;
     const [item] = items(await library.rescan());
     const first = await actions.open(item!.sessionId);
-    expect(first.nodes.length).toBeGreaterThan(1);
+    expect(first.nodes.count).toBeGreaterThan(1);
     rmSync(samplePath);
     await expect(actions.open(item!.sessionId)).rejects.toMatchObject({ code: "not-found" });
     // Written again (as another program might), with other entries: those are what opens.
     writeLinearSession(samplePath, { turns: 2, prefix: "dd" });
     const again = await actions.open(item!.sessionId);
     const fresh = sessionViewOf("fresh", readSession(readFileSync(samplePath, "utf8")));
-    expect(again.nodes.map((node) => node.id)).toEqual(fresh.nodes.map((node) => node.id));
-    expect(again.nodes.every((node) => node.id.startsWith("dd"))).toBe(true);
+    expect(again.nodes.ids).toEqual(fresh.nodes.ids);
+    expect(again.nodes.toArray().every((node) => node.id.startsWith("dd"))).toBe(true);
   });
 
   it("a later open wins: an earlier one still looking for its session is stale", async () => {

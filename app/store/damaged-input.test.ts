@@ -321,7 +321,7 @@ describe("encoding and line structure", () => {
 // Headers
 
 describe("headers", () => {
-  it("missing header, entries without ids: reported on line 1 and read as a version 1 session", () => {
+  it("missing header, entries without ids: reported on line 1 (no version note: none was declared), read the version 1 way", () => {
     const path = writeSession(
       "missing-header-v1",
       jsonl([
@@ -330,10 +330,7 @@ describe("headers", () => {
       ]),
     );
     const index = readUnchanged(path);
-    expect(problemsOf(index)).toEqual([
-      { kind: "legacy-version", line: 1 },
-      { kind: "missing-header", line: 1 },
-    ]);
+    expect(problemsOf(index)).toEqual([{ kind: "missing-header", line: 1 }]);
     expect(index.problems.find((p) => p.kind === "missing-header")!.severity).toBe("error");
     expect(index.header).toBeNull();
     expect(index.entries).toHaveLength(2);

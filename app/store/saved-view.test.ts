@@ -12,7 +12,7 @@ import { appendFileSync, readdirSync, readFileSync, writeFileSync } from "node:f
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { contextView, entryDetail, sessionViewContent, treeNodeViews } from "../../shared/ipc/views.ts";
-import { decodeNodes } from "../../shared/ipc/wire.ts";
+import { decodeNodes } from "../../shared/ipc/node-table.ts";
 import { inMemoryEntryReader, readSession } from "../../shared/session/index.ts";
 import { generateSession } from "../../shared/session/testing/generate-session.ts";
 import type { SessionIndex } from "../../shared/session/tree-index.ts";

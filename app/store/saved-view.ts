@@ -1,7 +1,7 @@
 /**
  * Saved views of large session files: what the explorer's window is sent
  * when it opens the session (every node's view, in the wire form of
- * shared/ipc/wire.ts, and the view's other fields), kept as the JSON text
+ * shared/ipc/wire-nodes.ts, and the view's other fields), kept as the JSON text
  * that is sent, with what the window asks next: the context from the file's
  * leaf and the leaf's entry. Opening a 100k-entry session then sends that
  * text as it is: no node view to build, encode or stringify, and no index to
@@ -27,7 +27,7 @@ import {
   sessionViewContent,
   treeNodeViews,
 } from "../../shared/ipc/views.ts";
-import { encodeNodes, WIRE_NODES_FORMAT } from "../../shared/ipc/wire.ts";
+import { encodeNodes, WIRE_NODES_FORMAT } from "../../shared/ipc/wire-nodes.ts";
 import { contentHash } from "./content-hash.ts";
 
 /**

@@ -5,7 +5,8 @@
  * costs a cache miss or more per lookup (~30 ms a pass at 100k here). One
  * map of ids remains, for what callers ask by id. The list may be of objects
  * (`indexNodes`) or columns that make a node's object only when it is asked
- * for (`indexColumns`): the passes read what they need through `fields`.
+ * for (`indexColumns`), either chosen by `indexNodeList`: the passes read what
+ * they need through `fields`.
  */
 
 /** What the graph maths read by id: a `Map` is one; so are the array-backed lookups here. */
@@ -164,6 +165,42 @@ export function indexColumns<N extends FieldedNode>(columns: NodeColumns<N>): In
     childStart,
     childList,
   };
+}
+
+/**
+ * A node list that may know its tree's shape by position: a session view's
+ * nodes (shared/ipc/session-nodes.ts), as objects or as columns.
+ */
+export interface NodeList<N extends FieldedNode> {
+  count: number;
+  ids: readonly string[];
+  fields: NodeFields;
+  node(i: number): N;
+  /** Position of each node's parent, -1 without one, when the list knows them; else null. */
+  parent: Int32Array | null;
+  /** Whether `parent` alone gives the list's shape (see `indexColumns`). */
+  derivedShape: boolean;
+  /** Every node, in order (of columns: makes them all). */
+  toArray(): readonly N[];
+}
+
+/**
+ * Indexes a node list: from its parents by position when they give its shape
+ * (no node is made until something asks for it by id), else from its nodes.
+ */
+export function indexNodeList<N extends FieldedNode>(list: NodeList<N>): IndexedNodes<N> {
+  const parent = list.derivedShape ? list.parent : null;
+  const fromColumns =
+    parent === null
+      ? null
+      : indexColumns({
+          count: list.count,
+          ids: list.ids,
+          parent,
+          fields: list.fields,
+          node: (i) => list.node(i),
+        });
+  return fromColumns ?? indexNodes(list.toArray());
 }
 
 /**

@@ -14,6 +14,7 @@
 import type { AppliedContextEdit, CompactionInEffect } from "../session/context.ts";
 import type { Problem } from "../session/problems.ts";
 import type { AgentMessage, LlmMessage, ModelRef, SessionEntry } from "../session/types.ts";
+import type { SessionNodes } from "./session-nodes.ts";
 
 /** A session as the library lists it. `sessionId` is the main process's handle for it. */
 export interface SessionListItem {
@@ -101,8 +102,8 @@ export interface SessionView {
   /** The file's leaf: its last entry. */
   leafId: string | null;
   roots: string[];
-  /** Depth-first, children in Pi's order. */
-  nodes: TreeNodeView[];
+  /** Depth-first, children in Pi's order (see session-nodes.ts). */
+  nodes: SessionNodes;
   problems: Problem[];
   bytes: number;
   /** The file changed within the last few seconds: a Pi is probably writing it. */

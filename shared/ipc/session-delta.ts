@@ -7,6 +7,7 @@
 
 import type { ListPatch, SessionDelta, SessionView, TreeNodeView } from "./contract.ts";
 import type { Problem } from "../session/problems.ts";
+import { objectNodes } from "./session-nodes.ts";
 
 /** The patch that turns `previous` into `next`: keep their common prefix, add the rest of `next`. */
 export function listPatch<T>(
@@ -73,8 +74,9 @@ export function sameProblem(a: Problem, b: Problem): boolean {
 
 /**
  * The view after `delta`: a new object, its nodes depth-first from the new
- * roots as always. Nodes the delta does not name are the same objects as
- * before, so whatever was derived from them per node can be reused.
+ * roots as always, as objects (a list of columns makes its nodes' objects).
+ * Nodes the delta does not name are the same objects as before, so whatever
+ * was derived from them per node can be reused.
  */
 export function applySessionDelta(view: SessionView, delta: SessionDelta): SessionView {
   const roots = applyListPatch(view.roots, delta.roots);
@@ -94,7 +96,7 @@ export function applySessionDelta(view: SessionView, delta: SessionDelta): Sessi
     parentSessionId: delta.parentSessionId,
     leafId: delta.leafId,
     roots,
-    nodes: unchangedTree ? view.nodes : patchNodes(view.nodes, roots, delta),
+    nodes: unchangedTree ? view.nodes : objectNodes(patchNodes(view.nodes.toArray(), roots, delta)),
     problems,
     bytes: delta.bytes,
     live: delta.live,
@@ -192,19 +194,20 @@ export function depthFirst(
 
 /** The delta that turns `previous` into `next` (two views of the same session). */
 export function diffSessionViews(previous: SessionView, next: SessionView): SessionDelta {
+  const previousNodes = previous.nodes.toArray();
   const before = new Map<string, TreeNodeView>();
-  for (const node of previous.nodes) before.set(node.id, node);
+  for (const node of previousNodes) before.set(node.id, node);
   const added: TreeNodeView[] = [];
   const changed: TreeNodeView[] = [];
   const present = new Set<string>();
-  for (const node of next.nodes) {
+  for (const node of next.nodes.toArray()) {
     present.add(node.id);
     const old = before.get(node.id);
     if (!old) added.push(node);
     else if (!sameNodeView(old, node)) changed.push(node);
   }
   added.sort((a, b) => a.line - b.line);
-  const removed = previous.nodes.filter((node) => !present.has(node.id)).map((node) => node.id);
+  const removed = previousNodes.filter((node) => !present.has(node.id)).map((node) => node.id);
   return {
     baseBytes: previous.bytes,
     headerId: next.headerId,

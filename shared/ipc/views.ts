@@ -144,7 +144,7 @@ export interface KnownNodeViews {
   byteLength: number;
   roots: readonly string[];
   /** The views, depth-first; called at most once, and only when they are needed. */
-  nodes: () => TreeNodeView[];
+  nodes: () => readonly TreeNodeView[];
 }
 
 /**
@@ -161,14 +161,14 @@ export class TreeNodeViewCache {
   private byteLength = -1;
   private rootIds: string[] = [];
   /** Views known without their index (`fromKnown`), not yet asked for. */
-  private pending: (() => TreeNodeView[]) | null = null;
+  private pending: (() => readonly TreeNodeView[]) | null = null;
   /**
    * The views by id, and in order: each is built from the other when first
    * needed (an open needs only the order: 100k map insertions are ~30 ms).
    * After an update at least one of them is there.
    */
   private byIdMap: Map<string, TreeNodeView> | null = null;
-  private ordered: TreeNodeView[] | null = null;
+  private ordered: readonly TreeNodeView[] | null = null;
 
   /**
    * A cache whose views are known already, for an index not at hand (a
@@ -195,7 +195,7 @@ export class TreeNodeViewCache {
   }
 
   /** The ordered views if they are at hand or known (decoded now if need be). */
-  private inOrder(): TreeNodeView[] | null {
+  private inOrder(): readonly TreeNodeView[] | null {
     if (this.pending !== null) {
       this.ordered = this.pending();
       this.pending = null;

@@ -9,24 +9,22 @@ import { describe, expect, it } from "vitest";
 import { inMemoryEntryReader, readSession, type SessionIndex } from "../session/index.ts";
 import { generateSession, Rng } from "../session/testing/generate-session.ts";
 import type { SessionDelta, SessionView, TreeNodeView } from "./contract.ts";
-import { indexColumns, indexNodes } from "../graph/indexed-nodes.ts";
+import { indexColumns, indexNodeList, indexNodes } from "../graph/indexed-nodes.ts";
+import { encodedNodes } from "./encoded-nodes.ts";
+import { decodeNodes, NodeTable } from "./node-table.ts";
+import { objectNodes } from "./session-nodes.ts";
+import { plainView } from "./testing/session-view.ts";
 import { treeNodeViews } from "./views.ts";
 import {
   decodeEvent,
-  decodeNodes,
   decodeResult,
   encodeEvent,
-  encodeNodes,
   encodeResult,
-  NodeTable,
-  stringifyWire,
-  viewWithEncodedNodes,
   type WireEvent,
-  WireFormatError,
-  WireJson,
-  type WireNodes,
   type WireResult,
 } from "./wire.ts";
+import { stringifyWire, WireJson } from "./wire-json.ts";
+import { encodeNodes, WireFormatError, type WireNodes } from "./wire-nodes.ts";
 
 /** The node views of an index read whole. */
 const viewsOf = (index: SessionIndex) => treeNodeViews(index, inMemoryEntryReader(index));
@@ -186,7 +184,7 @@ describe("results and events on the wire", () => {
     parentSessionId: null,
     leafId: index.leafId,
     roots: [...index.roots],
-    nodes: viewsOf(index),
+    nodes: objectNodes(viewsOf(index)),
     problems: throughJson(index.problems),
     bytes: index.byteLength,
     live: false,
@@ -202,7 +200,7 @@ describe("results and events on the wire", () => {
     ] as const) {
       const wire = throughJson(encodeResult(name, view));
       expect(Array.isArray((wire as { nodes: unknown }).nodes)).toBe(false);
-      expect(decodeResult(name, wire)).toEqual(view);
+      expect(plainView(decodeResult(name, wire))).toEqual(plainView(view));
     }
     expect(decodeResult("session.current", throughJson(encodeResult("session.current", null)))).toBeNull();
     const info = { version: "1.0.0", transport: "serve" as const };
@@ -220,8 +218,8 @@ describe("results and events on the wire", () => {
       leafId: view.leafId,
       bytes: 20,
       live: true,
-      added: view.nodes.slice(-3),
-      changed: view.nodes.slice(0, 2),
+      added: view.nodes.toArray().slice(-3),
+      changed: view.nodes.toArray().slice(0, 2),
       removed: ["gone"],
       roots: { keep: 1, add: [] },
       problems: { keep: 0, add: view.problems },
@@ -231,9 +229,8 @@ describe("results and events on the wire", () => {
       appended,
     );
     const reloaded = { sessionId: "s1", reason: "truncated" as const, view };
-    expect(decodeEvent("session.reloaded", throughJson(encodeEvent("session.reloaded", reloaded)))).toEqual(
-      reloaded,
-    );
+    const decoded = decodeEvent("session.reloaded", throughJson(encodeEvent("session.reloaded", reloaded)));
+    expect({ ...decoded, view: plainView(decoded.view) }).toEqual({ ...reloaded, view: plainView(view) });
     const switched = { sessionId: "s1", path: view.path, reason: "open" as const };
     expect(encodeEvent("session.switched", switched)).toEqual(switched);
   });
@@ -257,10 +254,10 @@ describe("views whose nodes are known as wire text (saved views)", () => {
     bytes: index.byteLength,
     live: false,
   };
-  const expected: SessionView = { ...fields, nodes };
+  const expected = plainView({ ...fields, nodes: objectNodes(nodes) });
 
-  function encodedView(decode: () => TreeNodeView[] = () => decodeNodes(nodesJson)) {
-    return viewWithEncodedNodes(fields, nodesJson, decode);
+  function encodedView(json = nodesJson): SessionView {
+    return { ...fields, nodes: encodedNodes(json) };
   }
 
   it("travels with its text spliced into the frame (the WebSocket) and reads back equal", () => {
@@ -270,7 +267,7 @@ describe("views whose nodes are known as wire text (saved views)", () => {
       expect(frame).toContain(`"nodes":${nodesJson}`);
       const { id, result } = JSON.parse(frame) as { id: number; result: WireResult<typeof name> };
       expect(id).toBe(7);
-      expect(decodeResult(name, result)).toEqual(expected);
+      expect(plainView(decodeResult(name, result))).toEqual(expected);
     }
     const reloaded = { sessionId: "s2", reason: "replaced" as const, view: encodedView() };
     const frame = stringifyWire({
@@ -278,43 +275,52 @@ describe("views whose nodes are known as wire text (saved views)", () => {
       payload: encodeEvent("session.reloaded", reloaded, "spliced"),
     });
     const { payload } = JSON.parse(frame) as { payload: WireEvent<"session.reloaded"> };
-    expect(decodeEvent("session.reloaded", payload)).toEqual({ ...reloaded, view: expected });
+    const decoded = decodeEvent("session.reloaded", payload);
+    expect({ ...decoded, view: plainView(decoded.view) }).toEqual({ ...reloaded, view: expected });
   });
 
   it("travels as a string (Electron's structured clone) and reads back equal", () => {
     const wire = encodeResult("session.open", encodedView());
     expect(wire.nodes).toBe(nodesJson);
-    expect(decodeResult("session.open", structuredClone(wire))).toEqual(expected);
+    expect(plainView(decodeResult("session.open", structuredClone(wire)))).toEqual(expected);
   });
 
   it("decodes its nodes only when something reads them, once", () => {
-    let decoded = 0;
-    const view = encodedView(() => {
-      decoded++;
-      return decodeNodes(nodesJson);
-    });
-    encodeResult("session.open", view, "spliced");
-    encodeResult("session.open", view, "string");
-    expect(decoded).toBe(0);
-    expect(view.nodes).toEqual(nodes);
-    expect(view.nodes).toBe(view.nodes);
-    expect(decoded).toBe(1);
-    expect({ ...view }).toEqual(expected);
+    // Text that is not JSON travels as it is: only reading a node would find it out.
+    const unread = encodedView("{not json");
+    expect(stringifyWire(encodeResult("session.open", unread, "spliced"))).toContain('"nodes":{not json');
+    expect(encodeResult("session.open", unread, "string").nodes).toBe("{not json");
+    expect(() => unread.nodes.count).toThrow(WireFormatError);
+    const view = encodedView();
+    expect(view.nodes.wireJson).toBe(nodesJson);
+    expect(view.nodes.count).toBe(nodes.length);
+    expect(view.nodes.node(3)).toBe(view.nodes.node(3));
+    expect(view.nodes.toArray()).toBe(view.nodes.toArray());
+    expect(view.nodes.toArray()[3]).toBe(view.nodes.node(3));
+    expect(plainView(view)).toEqual(expected);
   });
 
   it("splices several texts in order, whatever the strings around them hold", () => {
     const tricky = ["\u0000", '"nodes"', "\\u0000arbor-wire-json-0:0", "}{"];
-    const value = {
-      a: new WireJson("[1,2]"),
+    const b = { x: new WireJson('{"x":"\\u0000"}'), y: new WireJson("null") };
+    const value = { a: new WireJson("[1,2]"), tricky, b, c: Object.create(null) as object };
+    expect(JSON.parse(stringifyWire(value))).toEqual({
+      a: [1, 2],
       tricky,
-      b: [new WireJson('{"x":"\\u0000"}'), new WireJson("null")],
-    };
-    expect(JSON.parse(stringifyWire(value))).toEqual({ a: [1, 2], tricky, b: [{ x: "\u0000" }, null] });
+      b: { x: { x: "\u0000" }, y: null },
+      c: {},
+    });
+    // The value written is left as it was.
+    expect(value.b).toBe(b);
+    expect(b.x).toBeInstanceOf(WireJson);
     expect(stringifyWire({ plain: tricky })).toBe(JSON.stringify({ plain: tricky }));
+    expect(stringifyWire(new WireJson("[3]"))).toBe("[3]");
   });
 
-  it("is written only by stringifyWire; nodes text that is not JSON is refused", () => {
+  it("is written only by stringifyWire, as a plain object's property; nodes text that is not JSON is refused", () => {
     expect(() => JSON.stringify({ nodes: new WireJson("[]") })).toThrow(/stringifyWire/);
+    // Arrays are not looked into (a node list's columns are long): one in an array is refused, not lost.
+    expect(() => stringifyWire({ list: [new WireJson("[]")] })).toThrow(/stringifyWire/);
     expect(() => decodeNodes("{not json")).toThrow(WireFormatError);
     expect(() => decodeNodes('{"format":99}')).toThrow(WireFormatError);
   });
@@ -341,8 +347,9 @@ describe("the node table (a node list kept as columns)", () => {
           );
         }
       }
-      expect(table.views()).toEqual(nodes);
+      expect(table.toArray()).toEqual(nodes);
       expect(table.node(3)).toBe(table.node(3));
+      expect(indexNodeList(table).parent).toBe(table.parent);
       expect(fromColumns.byId.get(nodes[5]!.id)).toBe(table.node(5));
       expect(() => table.node(nodes.length)).toThrow(RangeError);
     }
@@ -353,8 +360,11 @@ describe("the node table (a node list kept as columns)", () => {
     const nodes = viewsOf(index);
     for (const list of [nodes.slice(10), [...nodes].reverse(), [nodes[0]!, nodes[0]!, ...nodes.slice(1)]]) {
       const table = new NodeTable(throughJson(encodeNodes(list)));
-      expect(table.views()).toEqual(list);
+      expect(table.toArray()).toEqual(list);
       if (table.derivedShape) expect(indexColumns(table)).toBeNull();
+      const indexed = indexNodeList(table);
+      expect([...indexed.indexOf]).toEqual([...indexNodes(list).indexOf]);
+      expect(indexed.parent).toEqual(indexNodes(list).parent);
     }
   });
 });

@@ -28,7 +28,7 @@ function shownEntries(explorer: Explorer): Set<string> {
 
 function expectedVisible(explorer: Explorer, sessionId: string, mode: (typeof FILTER_MODES)[number]) {
   const view = sessionViewOf(sessionId, explorer.client.index(sessionId));
-  const nodes = new Map(view.nodes.map((node) => [node.id, node]));
+  const nodes = new Map(view.nodes.toArray().map((node) => [node.id, node]));
   return visibleTree(nodes, view.roots, { mode, leafId: view.leafId }).order;
 }
 

@@ -38,7 +38,6 @@ import {
   useOverview,
   useOverviewPointer,
 } from "./overview-canvas.tsx";
-import { nodeCount } from "../../../shared/ipc/wire.ts";
 
 export const SEARCH_INPUT_ID = "graph-search";
 /** The graph panel takes the focus when a session opens, so the explorer's keys reach it. */
@@ -357,7 +356,7 @@ function StatusLine() {
           : "in a folded branch";
       hidden = ` · the leaf ${leaf} (${leafNode.kind}) is hidden ${why}`;
     }
-    return `(${at + 1}/${model.visible.order.length}) ${FILTER_LABELS[state.filterMode]} · ${nodeCount(model.view).toLocaleString()} entries, ${model.graph.nodes.length.toLocaleString()} nodes drawn${hidden}`;
+    return `(${at + 1}/${model.visible.order.length}) ${FILTER_LABELS[state.filterMode]} · ${model.view.nodes.count.toLocaleString()} entries, ${model.graph.nodes.length.toLocaleString()} nodes drawn${hidden}`;
   });
   return (
     <div className="graph-status" aria-live="polite">
@@ -404,7 +403,7 @@ export function SessionGraph() {
   const error = useSession((s) => s.error);
   const openingId = useSession((s) => s.openingId);
   const hasView = useSession((s) => s.view !== null);
-  const empty = useSession((s) => s.view !== null && nodeCount(s.view) === 0);
+  const empty = useSession((s) => s.view !== null && s.view.nodes.count === 0);
   const problems = useSession((s) => s.view?.problems ?? NO_PROBLEMS);
   let body: ReactNode;
   if (status === "error") {

@@ -20,7 +20,6 @@ import { messageToLlm } from "../../../shared/session/index.ts";
 import { useContextPreview, useController, useSession } from "../state/hooks.tsx";
 import type { ContextMode } from "../state/stores.ts";
 import { MessageView, type ShownWhole, ShownWholeContext } from "./message-view.tsx";
-import { nodeCount } from "../../../shared/ipc/wire.ts";
 
 /** Up to this many messages are rendered plainly; more are virtualised. */
 export const VIRTUALIZE_ABOVE = 100;
@@ -380,7 +379,7 @@ function VirtualList({ items, onReveal }: { items: PreviewItem[]; onReveal: (id:
 export function ContextPreview() {
   const controller = useController();
   const hasSession = useSession((s) => s.view !== null);
-  const noEntries = useSession((s) => s.view !== null && nodeCount(s.view) === 0);
+  const noEntries = useSession((s) => s.view !== null && s.view.nodes.count === 0);
   const selectedId = useSession((s) => s.selectedId);
   const status = useContextPreview((s) => s.status);
   const error = useContextPreview((s) => s.error);

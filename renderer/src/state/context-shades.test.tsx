@@ -26,8 +26,8 @@ describe("contextShades", () => {
       const index = readSession(generateSession({ seed, entryCount: 400 }).text);
       const reader = inMemoryEntryReader(index);
       const view = sessionViewOf("s", index);
-      const tree = indexNodes(view.nodes);
-      const ids = view.nodes.map((node) => node.id);
+      const tree = indexNodes(view.nodes.toArray());
+      const ids = view.nodes.ids;
       for (let at = ids.length - 1; at >= 0; at -= 13) {
         const leafId = ids[at]!;
         const context = contextView(index, reader, leafId, false);
@@ -57,7 +57,7 @@ describe("contextShades", () => {
   it("shades nothing for an empty context or a leaf the view does not hold", () => {
     const index = readSession(generateSession({ seed: 5, entryCount: 50 }).text);
     const reader = inMemoryEntryReader(index);
-    const tree = indexNodes(sessionViewOf("s", index).nodes);
+    const tree = indexNodes(sessionViewOf("s", index).nodes.toArray());
     const empty = contextView(index, reader, null, false);
     expect(contextShades(empty, tree).get(index.leafId!)).toBeUndefined();
     const elsewhere = { ...contextView(index, reader, index.leafId, false), leafId: "not-in-this-view" };

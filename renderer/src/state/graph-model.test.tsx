@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import { FILTER_MODES } from "../../../shared/graph/index.ts";
 import type { SessionView } from "../../../shared/ipc/contract.ts";
 import { sessionViewOf } from "../../../shared/ipc/testing/session-view.ts";
-import { decodeResult, encodeResult, nodeTableOf } from "../../../shared/ipc/wire.ts";
+import { NodeTable } from "../../../shared/ipc/node-table.ts";
+import { decodeResult, encodeResult } from "../../../shared/ipc/wire.ts";
 import { pathToRoot, readSession } from "../../../shared/session/index.ts";
 import { generateSession } from "../../../shared/session/testing/generate-session.ts";
 import { createGraphSelectors } from "./graph-model.ts";
@@ -20,7 +21,7 @@ describe("pathSet", () => {
       const index = readSession(generateSession({ seed, entryCount: 200 }).text);
       const view = sessionViewOf("s", index);
       const selectors = createGraphSelectors();
-      const ids = view.nodes.map((node) => node.id);
+      const ids = view.nodes.ids;
       for (const selectedId of [ids[0]!, ids[57]!, ids[150]!, index.leafId!]) {
         const path = selectors.pathSet({ view, selectedId } as SessionState);
         const expected = new Set(pathToRoot(index, selectedId));
@@ -44,8 +45,9 @@ describe("a view decoded from the wire (its nodes kept as columns)", () => {
       const index = readSession(generateSession({ seed, entryCount: 400, damage: seed === 13 }).text);
       const plain = sessionViewOf("s", index);
       const columns = decoded(plain);
-      expect(nodeTableOf(columns)).toBeDefined();
-      const ids = plain.nodes.map((node) => node.id);
+      expect(columns.nodes).toBeInstanceOf(NodeTable);
+      expect(columns.nodes.derivedShape).toBe(true);
+      const ids = plain.nodes.ids;
       const states: Partial<SessionState>[] = FILTER_MODES.map((filterMode) => ({ filterMode }));
       states.push(
         { searchQuery: "the", searchFilter: true },
@@ -72,7 +74,8 @@ describe("a view decoded from the wire (its nodes kept as columns)", () => {
   it("makes a node's object only when it is asked for", () => {
     const index = readSession(generateSession({ seed: 4, entryCount: 300 }).text);
     const columns = decoded(sessionViewOf("s", index));
-    const table = nodeTableOf(columns)!;
+    const table = columns.nodes;
+    expect(table).toBeInstanceOf(NodeTable);
     let made = 0;
     const node = table.node.bind(table);
     table.node = (i: number) => {

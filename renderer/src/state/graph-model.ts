@@ -13,15 +13,13 @@ import {
   foldChains,
   type IdLookup,
   type IndexedNodes,
-  indexColumns,
-  indexNodes,
+  indexNodeList,
   type Layout,
   type LayoutDirection,
   layoutGraph,
   type VisibleTree,
   visibleTree,
 } from "../../../shared/graph/index.ts";
-import { nodeTableOf } from "../../../shared/ipc/wire.ts";
 import { searchKey, searchWords } from "../../../shared/session/entry-search.ts";
 import { nearestVisible } from "./navigation.ts";
 import type { FullTextMatches, SessionState } from "./stores.ts";
@@ -66,42 +64,38 @@ function memoLast<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) =
 
 /** The text the search looks in: label, type, role, tool names, preview, id. */
 export function searchableText(
-  node: Pick<TreeNodeView, "label" | "type" | "kind" | "role" | "toolNames" | "preview" | "id">,
+  node: Pick<TreeNodeView, "label" | "type" | "kind" | "role" | "preview" | "id"> & {
+    toolNames: readonly string[];
+  },
 ): string {
   return [node.label ?? "", node.type, node.kind, node.role ?? "", ...node.toolNames, node.preview, node.id]
     .join(" ")
     .toLowerCase();
 }
 
-/** The searchable text of every node of a view, read from its columns when it has them (no node is made). */
+/** The searchable text of every node of a view, read field by field (of columns: no node is made). */
 function searchableTexts(view: SessionView): (readonly [string, string])[] {
-  const table = nodeTableOf(view);
-  if (!table) return view.nodes.map((node) => [node.id, searchableText(node)] as const);
+  const { count, fields } = view.nodes;
   const texts: (readonly [string, string])[] = [];
-  for (let i = 0; i < table.count; i++) {
-    const id = table.ids[i]!;
+  for (let i = 0; i < count; i++) {
+    const id = fields.id(i);
     const text = searchableText({
       id,
-      label: table.label(i),
-      type: table.type(i),
-      kind: table.kind(i),
-      role: table.role(i),
-      toolNames: table.toolNames(i) as string[],
-      preview: table.preview(i),
+      label: fields.label(i),
+      type: fields.type(i),
+      kind: fields.kind(i),
+      role: fields.role(i),
+      toolNames: fields.toolNames(i),
+      preview: fields.preview(i),
     });
     texts.push([id, text] as const);
   }
   return texts;
 }
 
-/**
- * The view's nodes indexed: from its columns when it was decoded from the
- * wire as a whole tree (no node is made until something asks for it by id),
- * else from its node objects.
- */
+/** The view's nodes indexed (of columns decoded as a whole tree: no node is made until asked for by id). */
 function indexView(view: SessionView): IndexedNodes<TreeNodeView> {
-  const table = nodeTableOf(view);
-  return (table?.derivedShape ? indexColumns(table) : null) ?? indexNodes(view.nodes);
+  return indexNodeList(view.nodes);
 }
 
 /** The entries from the root to the selection: what the graph highlights. */

@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ArborError, EVENT_NAMES } from "../../../shared/ipc/contract.ts";
 import { createFakeClient } from "../testing/fake-client.ts";
+import { plainView } from "../../../shared/ipc/testing/session-view.ts";
 import { sessionViewOf } from "../testing/session-view.ts";
 import { diffSessionViews } from "../../../shared/ipc/session-delta.ts";
 import { readSession } from "../../../shared/session/index.ts";
@@ -91,7 +92,7 @@ describe("the controller", () => {
     const controller = createController(client, stores, { location });
     await controller.start();
     await controller.openSession("empty");
-    expect(stores.session.getState().view?.nodes).toEqual([]);
+    expect(stores.session.getState().view?.nodes.count).toBe(0);
     const opened = stores.session.getState().fitRequest;
     expect(opened).toMatchObject({ animate: false });
     controller.fitView();
@@ -174,8 +175,10 @@ describe("the controller", () => {
     await controller.submitLabel();
     await settle();
     const labelled = stores.session.getState();
-    expect(labelled.view?.nodes.find((node) => node.id === "u1")?.label).toBe("root cause");
-    expect(labelled.view?.nodes.find((node) => node.id === labelled.view?.leafId)?.type).toBe("label");
+    expect(labelled.view?.nodes.toArray().find((node) => node.id === "u1")?.label).toBe("root cause");
+    expect(labelled.view?.nodes.toArray().find((node) => node.id === labelled.view?.leafId)?.type).toBe(
+      "label",
+    );
     expect(labelled.selectedId).toBe("u1");
     expect(labelled.cursorId).toBe("u1");
     const [message] = client.append("one", [
@@ -193,7 +196,7 @@ describe("the controller", () => {
     await controller.openSession("one");
     const first = stores.session.getState().view!;
     const oldLeaf = first.leafId!;
-    const other = first.nodes.find((node) => node.id !== oldLeaf && node.type === "message")!.id;
+    const other = first.nodes.toArray().find((node) => node.id !== oldLeaf && node.type === "message")!.id;
     // An entry appended under an id the file has already: the index is rebuilt, the leaf moves, nothing is new.
     client.append("one", [
       { id: other, type: "message", message: { role: "user", content: "again", timestamp: 2 } },
@@ -289,7 +292,12 @@ describe("the controller", () => {
       { type: "message", id: "n0", message: { role: "user", content: "hi", timestamp: 1 } },
     ]);
     expect(stores.live.getState().recent.has("n0")).toBe(true);
-    expect(stores.session.getState().view?.nodes.some((node) => node.id === "n0")).toBe(true);
+    expect(
+      stores.session
+        .getState()
+        .view?.nodes.toArray()
+        .some((node) => node.id === "n0"),
+    ).toBe(true);
     vi.advanceTimersByTime(RECENT_HIGHLIGHT_MS + 1);
     expect(stores.live.getState().recent.has("n0")).toBe(false);
     controller.dispose();
@@ -314,7 +322,7 @@ describe("the controller", () => {
       "session.entry",
     ]);
     expect(stores.session.getState().status).toBe("ready");
-    expect(stores.session.getState().view).toEqual(other);
+    expect(plainView(stores.session.getState().view)).toEqual(plainView(other));
     expect(stores.session.getState().selectedId).toBe(other.leafId);
     const open = stores.library.getState().listing!.projects.flatMap((project) => project.sessions);
     expect(open.filter((item) => item.open).map((item) => item.sessionId)).toEqual(["two"]);
@@ -339,7 +347,9 @@ describe("the controller", () => {
     expect(stores.session.getState().cursorId).toBe("u1");
     await controller.openSession("one");
     expect(client.calls.map((call) => call.name)).not.toContain("session.current");
-    expect(stores.session.getState().view).toEqual(await client.request("session.current", {}));
+    expect(plainView(stores.session.getState().view)).toEqual(
+      plainView(await client.request("session.current", {})),
+    );
     controller.dispose();
   });
 
@@ -366,11 +376,11 @@ describe("the controller", () => {
       client.append("one", entries);
       const after = stores.session.getState().view!;
       expect(after, what).not.toBe(before);
-      expect(after, what).toEqual(await client.request("session.current", {}));
+      expect(plainView(after), what).toEqual(plainView(await client.request("session.current", {})));
     }
     const view = stores.session.getState().view!;
     expect(view.name).toBe("Renamed");
-    expect(view.nodes.find((node) => node.id === "u1")!.label).toBeNull();
+    expect(view.nodes.toArray().find((node) => node.id === "u1")!.label).toBeNull();
     expect(view.roots).toEqual(["u0", "r0", "o0"]);
     expect(view.problems.map((problem) => problem.kind)).toContain("orphan");
     controller.dispose();
@@ -398,7 +408,9 @@ describe("the controller", () => {
     });
     await settle();
     expect(client.calls.slice(asked).map((call) => call.name)).toContain("session.current");
-    expect(stores.session.getState().view).toEqual(await client.request("session.current", {}));
+    expect(plainView(stores.session.getState().view)).toEqual(
+      plainView(await client.request("session.current", {})),
+    );
     controller.dispose();
   });
 

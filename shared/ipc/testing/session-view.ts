@@ -2,7 +2,8 @@
 
 import { type EntryReader, inMemoryEntryReader } from "../../session/entry-reader.ts";
 import type { SessionIndex } from "../../session/tree-index.ts";
-import type { SessionView } from "../contract.ts";
+import type { SessionView, TreeNodeView } from "../contract.ts";
+import { objectNodes } from "../session-nodes.ts";
 import { treeNodeViews } from "../views.ts";
 
 /** The view of an index; its entries are read by `options.reader`, by default from memory (`readSession`). */
@@ -21,9 +22,18 @@ export function sessionViewOf(
     parentSessionId: null,
     leafId: index.leafId,
     roots: [...index.roots],
-    nodes: treeNodeViews(index, options.reader ?? inMemoryEntryReader(index)),
+    nodes: objectNodes(treeNodeViews(index, options.reader ?? inMemoryEntryReader(index))),
     problems: index.problems,
     bytes: index.byteLength,
     live: options.live ?? false,
   };
+}
+
+/** A view with its nodes as an array of objects, for comparing views whatever their nodes' implementation. */
+export type PlainSessionView = Omit<SessionView, "nodes"> & { nodes: readonly TreeNodeView[] };
+
+export function plainView(view: SessionView): PlainSessionView;
+export function plainView(view: SessionView | null): PlainSessionView | null;
+export function plainView(view: SessionView | null): PlainSessionView | null {
+  return view === null ? null : { ...view, nodes: view.nodes.toArray() };
 }

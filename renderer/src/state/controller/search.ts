@@ -5,7 +5,6 @@
  */
 
 import { SESSION_SEARCH_MAX_LIMIT } from "../../../../shared/ipc/contract.ts";
-import { nodeCount } from "../../../../shared/ipc/wire.ts";
 import { searchKey } from "../../../../shared/session/entry-search.ts";
 import type { Controller } from "./api.ts";
 import { type ControllerKit, messageOf, type Timer } from "./kit.ts";
@@ -66,7 +65,7 @@ export function createSearch(
       },
       searchPauseMs() {
         const view = session.getState().view;
-        const entries = view ? nodeCount(view) : 0;
+        const entries = view ? view.nodes.count : 0;
         return entries >= (kit.options.searchAsTypedBelow ?? SEARCH_AS_TYPED_BELOW)
           ? SEARCH_TYPING_PAUSE_MS
           : 0;
