@@ -646,3 +646,34 @@ test("the dark theme follows the system's colour scheme", async ({ page }) => {
   await expect(graphPanel(page).locator(".react-flow")).toHaveClass(/dark/);
   await screenshot(page, "dark-theme");
 });
+test("the theme switch: dark on a light system, kept across a reload, followed by another tab", async ({
+  page,
+}) => {
+  await page.emulateMedia({ colorScheme: "light" });
+  await openLogin(page);
+  const background = () =>
+    page
+      .locator("body")
+      .evaluate((body) => (globalThis as unknown as PageGlobals).getComputedStyle(body).backgroundColor);
+  const light = await background();
+  const other = await page.context().newPage();
+  await other.emulateMedia({ colorScheme: "light" });
+  await openApp(other, serve.url);
+  const theme = page.getByRole("combobox", { name: "Theme" });
+  await expect(theme).toHaveValue("system");
+  await theme.selectOption("dark");
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+  expect(await background()).not.toBe(light);
+  await expect(graphPanel(page).locator(".react-flow")).toHaveClass(/dark/);
+  // The other tab follows without a reload; a reload (the next launch too) keeps it.
+  await expect(other.locator("html")).toHaveAttribute("data-theme", "dark");
+  await expect(other.getByRole("combobox", { name: "Theme" })).toHaveValue("dark");
+  await page.reload();
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+  await expect(page.getByRole("combobox", { name: "Theme" })).toHaveValue("dark");
+  await screenshot(page, "theme-switch-dark");
+  // Back to the system's for the tests after this one (the choice is kept in the server's data folder).
+  await page.getByRole("combobox", { name: "Theme" }).selectOption("system");
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
+  await other.close();
+});

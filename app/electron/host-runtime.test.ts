@@ -45,7 +45,7 @@ afterEach(() => {
 describe("createHostWindowRuntimes", () => {
   it("answers as the Electron transport", async () => {
     expect(await dispatch(runtime!.handlers, "app.info", {})).toEqual({
-      result: { version: "9.9.9", transport: "electron" },
+      result: { version: "9.9.9", transport: "electron", theme: "system" },
     });
   });
 

@@ -24,19 +24,12 @@ import { dispatch } from "../ipc/bind.ts";
 import { piSessionRoot } from "../library/roots.ts";
 import { resolveAppLocation } from "./app-location.ts";
 import { registerAppScheme, serveAppBundle } from "./app-protocol.ts";
-import { readFileOrNull, writeFileAtomically } from "./atomic-write.ts";
 import { CONTENT_SECURITY_POLICY, developmentContentSecurityPolicy } from "./csp.ts";
 import type { DroppedFileOutcome } from "./ipc-channels.ts";
 import { bindIpcMain, sendEvent } from "./ipc-main.ts";
 import { installApplicationMenu } from "./menu.ts";
-import {
-  parsePreferences,
-  type ShellPreferences,
-  serializePreferences,
-  type ThemeSource,
-  withoutRecentFile,
-  withRecentFile,
-} from "./preferences.ts";
+import { type ThemeSource, withoutRecentFile, withRecentFile } from "../preferences/preferences.ts";
+import { preferencesIn } from "../ipc/host.ts";
 import { createHostWindowRuntimes } from "./host-runtime.ts";
 import { checkSessionFile, sessionFileFromArgv } from "./session-file.ts";
 import { createAppWindow, guardWebContents, hardenSession, windowStateFile } from "./window.ts";
@@ -46,9 +39,12 @@ const dispatchRequest: Dispatch = (handlers, name, params) =>
   dispatch(handlers, name, params, {
     onInternalError: (error, request) => console.error(`Arbor failed while handling ${request}:`, error),
   });
+// Arbor's preferences (theme, recent files), in userData: the menu and every window's renderer share them.
+const preferences = preferencesIn(app.getPath("userData"));
 const createWindowRuntime: CreateWindowRuntime = createHostWindowRuntimes({
   version: app.getVersion(),
   dataDir: app.getPath("userData"),
+  preferences,
 });
 
 interface ShellWindow {
@@ -68,10 +64,6 @@ const preloadPath = fileURLToPath(new URL("../preload/index.cjs", import.meta.ur
 const windows = new Map<number, ShellWindow>();
 /** Files asked for (macOS open-file, a second instance) before the app was ready. */
 const pendingFiles: string[] = [];
-
-// The shell's preferences (recent files, theme), in userData.
-const preferencesPath = join(app.getPath("userData"), "preferences.json");
-let preferences: ShellPreferences = parsePreferences(readFileOrNull(preferencesPath));
 
 // Every renderer is sandboxed, whatever a window's options say.
 app.enableSandbox();
@@ -110,7 +102,12 @@ function start(): void {
       : CONTENT_SECURITY_POLICY;
   hardenSession(session.defaultSession, location, policy);
   serveAppBundle(session.defaultSession, location, policy);
-  nativeTheme.themeSource = preferences.theme;
+  nativeTheme.themeSource = preferences.current.theme;
+  // A theme chosen in a window (or the menu) colours the window's frame and dialogs too, and checks the menu.
+  preferences.onDidChange((next) => {
+    nativeTheme.themeSource = next.theme;
+    rebuildMenu();
+  });
   rebuildMenu();
   bindIpcMain({
     location,
@@ -242,19 +239,9 @@ async function showProblem(
   }
 }
 
-function updatePreferences(next: ShellPreferences): void {
-  preferences = next;
-  try {
-    writeFileAtomically(preferencesPath, serializePreferences(next));
-  } catch (error) {
-    console.error(`Arbor could not save its preferences to ${preferencesPath}:`, error);
-  }
-  rebuildMenu();
-}
-
 function rememberRecent(path: string): void {
   app.addRecentDocument(path);
-  updatePreferences(withRecentFile(preferences, path));
+  preferences.update((current) => withRecentFile(current, path));
 }
 
 function rebuildMenu(): void {
@@ -262,8 +249,8 @@ function rebuildMenu(): void {
     {
       platform: process.platform,
       development,
-      recentFiles: preferences.recentFiles,
-      theme: preferences.theme,
+      recentFiles: preferences.current.recentFiles,
+      theme: preferences.current.theme,
       displayPath: (path) => (path.startsWith(homedir()) ? `~${path.slice(homedir().length)}` : path),
     },
     {
@@ -272,16 +259,15 @@ function rebuildMenu(): void {
       newSession: () => void newSession(),
       openRecent: (path) => {
         void openSessionFile(path).then((outcome) => {
-          if (!outcome.opened) updatePreferences(withoutRecentFile(preferences, path));
+          if (!outcome.opened) preferences.update((current) => withoutRecentFile(current, path));
         });
       },
       clearRecent: () => {
         app.clearRecentDocuments();
-        updatePreferences({ ...preferences, recentFiles: [] });
+        preferences.update((current) => ({ ...current, recentFiles: [] }));
       },
       setTheme: (theme: ThemeSource) => {
-        nativeTheme.themeSource = theme;
-        updatePreferences({ ...preferences, theme });
+        preferences.update((current) => ({ ...current, theme }));
       },
       showAbout: () => app.showAboutPanel(),
       openPiDocumentation: () =>

@@ -7,7 +7,7 @@
  */
 
 import type { MenuItemConstructorOptions } from "electron";
-import type { ThemeSource } from "./preferences.ts";
+import type { ThemeSource } from "../preferences/preferences.ts";
 
 export interface MenuActions {
   openSessionFile(): void;

@@ -14,7 +14,7 @@ import { type AppLocation, appPageUrl, isAllowedRequestUrl, isAppPageUrl } from 
 import { isDocumentResource, withContentSecurityPolicy } from "./csp.ts";
 import { externalLinkTarget } from "./external-links.ts";
 import { isPermissionGranted } from "./permissions.ts";
-import { readFileOrNull, writeFileAtomically } from "./atomic-write.ts";
+import { readFileOrNull, writeFileAtomically } from "../preferences/atomic-write.ts";
 import { constructBrowserWindow } from "./window-options.ts";
 import {
   cascade,

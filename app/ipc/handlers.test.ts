@@ -15,7 +15,7 @@ import { SessionRuntime } from "../runtime/session-runtime.ts";
 import { encodedCwd, writeSampleSession } from "../runtime/testing.ts";
 import { dispatch } from "./bind.ts";
 import { createEventHub } from "./event-sink.ts";
-import { createWindowServices } from "./host.ts";
+import { createWindowServices, preferencesIn } from "./host.ts";
 import { items, request, hostsInTempFolder } from "./testing.ts";
 
 const fixture = hostsInTempFolder();
@@ -87,6 +87,7 @@ describe("errors", () => {
       events: createEventHub(),
       transport: "electron",
       version: "0.1.0",
+      preferences: preferencesIn(join(fixture.folder, "preferences")),
       onInternalError,
     });
     const { handlers } = services;

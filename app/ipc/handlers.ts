@@ -9,19 +9,30 @@
 
 import type { AppInfo, ArborHandlers } from "../../shared/ipc/contract.ts";
 import type { LibraryView } from "../library-view/library-view.ts";
+import type { PreferencesFile } from "../preferences/preferences-file.ts";
 import type { SessionActions } from "../session-view/session-actions.ts";
 import type { SessionViews } from "../session-view/session-views.ts";
 
 export interface HandlerServices {
-  info: AppInfo;
+  info: Omit<AppInfo, "theme">;
+  preferences: PreferencesFile;
   library: LibraryView;
   sessions: SessionViews;
   actions: SessionActions;
 }
 
-export function createArborHandlers({ info, library, sessions, actions }: HandlerServices): ArborHandlers {
+export function createArborHandlers({
+  info,
+  preferences,
+  library,
+  sessions,
+  actions,
+}: HandlerServices): ArborHandlers {
   return {
-    "app.info": async () => ({ ...info }),
+    "app.info": async () => ({ ...info, theme: preferences.current.theme }),
+    "app.setTheme": async ({ theme }) => ({
+      theme: preferences.update((current) => ({ ...current, theme })).theme,
+    }),
     "library.list": async () => library.list(),
     "library.rescan": () => library.rescan(),
     "library.search": ({ query, limit }) => library.search(query, limit),

@@ -26,6 +26,7 @@ import { type DemoSource, LibraryView } from "../library-view/library-view.ts";
 import type { Disposable } from "../runtime/disposable.ts";
 import { SessionActions } from "../session-view/session-actions.ts";
 import { SessionViews } from "../session-view/session-views.ts";
+import { PreferencesFile } from "../preferences/preferences-file.ts";
 import { createEventHub, type EventHub, type EventSink } from "./event-sink.ts";
 import { createArborHandlers } from "./handlers.ts";
 import { IssuedIds } from "./issued-ids.ts";
@@ -53,6 +54,8 @@ export interface ArborHostOptions {
   onInternalError?: ((error: unknown, request: string) => void) | undefined;
   /** What the process's windows share; this host then leaves them open when it closes. */
   shared?: SharedHostParts | undefined;
+  /** The preferences file (default: `preferences.json` in `dataDir`); the desktop app's shell opens it first. */
+  preferences?: PreferencesFile | undefined;
 }
 
 /** The parts of a host every window of the process shares. */
@@ -60,25 +63,34 @@ export interface SharedHostParts {
   library: SessionLibrary;
   openMarks: OpenMarks;
   recentSessions: RecentSessions;
+  preferences: PreferencesFile;
 }
 
-/** The library and open marks for the windows of one process (`ArborHostOptions.shared`). */
+/** The library, open marks and preferences for the windows of one process (`ArborHostOptions.shared`). */
 export function createSharedHostParts(
-  options: Pick<ArborHostOptions, "roots" | "extraFolders" | "dataDir" | "env">,
+  options: Pick<ArborHostOptions, "roots" | "extraFolders" | "dataDir" | "env" | "preferences">,
 ): SharedHostParts & { dispose(): Promise<void> } {
   const library = libraryFor(options);
   const openMarks = createOpenMarks();
   const recentSessions = createRecentSessions({ dataDir: options.dataDir });
+  const preferences = options.preferences ?? preferencesIn(options.dataDir);
   return {
     library,
     openMarks,
     recentSessions,
+    preferences,
     async dispose() {
       await library.dispose();
       recentSessions.dispose();
       openMarks.dispose();
+      if (preferences !== options.preferences) preferences.dispose();
     },
   };
+}
+
+/** Arbor's preferences in its data folder (the desktop app's and `arbor serve`'s alike). */
+export function preferencesIn(dataDir: string): PreferencesFile {
+  return new PreferencesFile(join(dataDir, "preferences.json"));
 }
 
 /** Saved parses of large sessions, in Arbor's data folder: a large session opens again without a parse. */
@@ -102,6 +114,8 @@ export interface WindowServicesOptions {
   events: EventSink;
   transport: "electron" | "serve";
   version: string;
+  /** The process's preferences: the theme is read and chosen through them. */
+  preferences: PreferencesFile;
   /** When the first scan finds no session files, the demo library is listed instead (`demo: true`). */
   demoSource?: DemoSource | undefined;
   /** The process's "open" marks for the listing (default: none are marked). */
@@ -149,12 +163,21 @@ export function createWindowServices(options: WindowServicesOptions): WindowServ
   });
   const actions = new SessionActions({ runtime, views: sessions, library, ids, events });
   const info = { version: options.version, transport: options.transport };
+  const { preferences } = options;
+  // A theme chosen anywhere (this window, another, the desktop app's menu) reaches this window's renderer.
+  let theme = preferences.current.theme;
+  const themeChanges = preferences.onDidChange((next) => {
+    if (next.theme === theme) return;
+    theme = next.theme;
+    events.emit("app.themeChanged", { theme });
+  });
   return {
-    handlers: createArborHandlers({ info, library, sessions, actions }),
+    handlers: createArborHandlers({ info, preferences, library, sessions, actions }),
     library,
     sessions,
     actions,
     dispose() {
+      themeChanges.dispose();
       actions.dispose();
       sessions.dispose();
       library.dispose();
@@ -194,6 +217,7 @@ export function createArborHost(options: ArborHostOptions): ArborHost {
   const events = createEventHub();
   const openMarks = shared?.openMarks ?? createOpenMarks();
   const recentSessions = shared?.recentSessions ?? createRecentSessions({ dataDir: options.dataDir });
+  const preferences = shared?.preferences ?? options.preferences ?? preferencesIn(options.dataDir);
   let windowServices: WindowServices | undefined;
   const runtime = new SessionRuntime({
     openSession: options.openSession ?? storeSessionFactory({ parseCache: parseCacheIn(options.dataDir) }),
@@ -214,6 +238,7 @@ export function createArborHost(options: ArborHostOptions): ArborHost {
     events,
     transport: options.transport,
     version: options.version,
+    preferences,
     demoSource,
     openMarks,
     onInternalError: options.onInternalError,
@@ -238,6 +263,7 @@ export function createArborHost(options: ArborHostOptions): ArborHost {
         if (!shared) {
           recentSessions.dispose();
           openMarks.dispose();
+          if (preferences !== options.preferences) preferences.dispose();
         }
       })();
       return closing;

@@ -8,7 +8,7 @@ import { appendFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createEventHub } from "../ipc/event-sink.ts";
-import { createWindowServices } from "../ipc/host.ts";
+import { createWindowServices, preferencesIn } from "../ipc/host.ts";
 import { IssuedIds } from "../ipc/issued-ids.ts";
 import { items, hostsInTempFolder, waitForEvent } from "../ipc/testing.ts";
 import { createSessionLibrary, type SessionLibrary } from "../library/index.ts";
@@ -127,6 +127,7 @@ describe("scans after a change", () => {
       events: createEventHub(),
       transport: "serve",
       version: "0.1.0",
+      preferences: preferencesIn(join(fixture.folder, "preferences")),
     });
     const { library, actions } = services;
     const [item] = items(await library.rescan());

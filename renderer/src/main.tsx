@@ -9,6 +9,7 @@ import { App } from "./explorer/app.tsx";
 import { createController, messageOf } from "./state/controller.ts";
 import { ControllerProvider } from "./state/hooks.tsx";
 import { createStores } from "./state/stores.ts";
+import { applySystemThemeEarly, followTheme } from "./theme.ts";
 
 function showFatal(root: HTMLElement, error: unknown) {
   root.replaceChildren();
@@ -33,6 +34,7 @@ function showFatal(root: HTMLElement, error: unknown) {
 async function main() {
   const root = document.getElementById("root");
   if (!root) return;
+  applySystemThemeEarly(document.documentElement);
   let connected: Awaited<ReturnType<typeof connectClient>>;
   try {
     connected = await connectClient();
@@ -41,6 +43,7 @@ async function main() {
     return;
   }
   const stores = createStores();
+  followTheme(document.documentElement, stores.appearance);
   // In a browser (arbor serve) the address names the open session and the entry selected in it (unless it is
   // the file's leaf), so a reload (or a bookmark) opens them again.
   const inBrowser = window.location.protocol === "http:" || window.location.protocol === "https:";

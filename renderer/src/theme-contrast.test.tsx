@@ -20,18 +20,18 @@ const css = readFileSync(new URL("./styles.css", import.meta.url), "utf8").repla
 
 type Theme = Map<string, string>;
 
-const DARK_MEDIA = "@media (prefers-color-scheme: dark)";
+const DARK_RULE = ':root[data-theme="dark"]';
 
-/** The custom properties declared in the first `:root { }` block of `source`. */
+/** The custom properties declared in the first `:root { }` (or `:root[...] { }`) block of `source`. */
 function customProperties(source: string): Theme {
-  const body = /:root\s*\{([^}]*)\}/.exec(source)?.[1];
+  const body = /:root(?:\[[^\]]*\])?\s*\{([^}]*)\}/.exec(source)?.[1];
   if (body === undefined) throw new Error("styles.css: no :root block where one was expected");
   return new Map([...body.matchAll(/(--[\w-]+)\s*:\s*([^;]+);/g)].map((m) => [m[1]!, m[2]!.trim()]));
 }
 
 const light = customProperties(css);
-const darkStart = css.indexOf(DARK_MEDIA);
-if (darkStart < 0) throw new Error(`styles.css: no "${DARK_MEDIA}" block`);
+const darkStart = css.indexOf(DARK_RULE);
+if (darkStart < 0) throw new Error(`styles.css: no "${DARK_RULE}" block`);
 // The dark theme overrides some properties; the rest are the light theme's.
 const dark: Theme = new Map([...light, ...customProperties(css.slice(darkStart))]);
 const themes = { light, dark };

@@ -186,14 +186,22 @@ export interface AppendResult {
   wasLive: boolean;
 }
 
+/** The window's colours: the operating system's choice, or always light, or always dark. */
+export type ThemePreference = "system" | "light" | "dark";
+
+export const THEME_PREFERENCES: readonly ThemePreference[] = ["system", "light", "dark"];
+
 export interface AppInfo {
   version: string;
   transport: "electron" | "serve";
+  /** The theme chosen in this data folder (every window of the process shares it). */
+  theme: ThemePreference;
 }
 
 /** Every request: parameters and result. All return promises on the calling side. */
 export interface ArborRequests {
   "app.info": { params: Record<string, never>; result: AppInfo };
+  "app.setTheme": { params: { theme: ThemePreference }; result: { theme: ThemePreference } };
   "library.list": { params: Record<string, never>; result: LibraryListing };
   "library.rescan": { params: Record<string, never>; result: LibraryListing };
   "library.search": { params: { query: string; limit?: number }; result: SearchHit[] };
@@ -215,6 +223,8 @@ export type RequestResult<N extends RequestName> = ArborRequests[N]["result"];
 
 /** Every one-way event from the main process. */
 export interface ArborEvents {
+  /** The theme was chosen anew (in this window, another, or the desktop app's menu). */
+  "app.themeChanged": { theme: ThemePreference };
   "library.progress": { loaded: number; total: number };
   "library.changed": LibraryListing;
   /** One listed session's row changed between scans (the open session grew): the row as it reads now. */
@@ -288,6 +298,7 @@ export class ArborError extends Error {
 
 export const REQUEST_NAMES: readonly RequestName[] = [
   "app.info",
+  "app.setTheme",
   "library.list",
   "library.rescan",
   "library.search",
@@ -304,6 +315,7 @@ export const REQUEST_NAMES: readonly RequestName[] = [
 ];
 
 export const EVENT_NAMES: readonly EventName[] = [
+  "app.themeChanged",
   "library.progress",
   "library.changed",
   "library.sessionChanged",

@@ -5,7 +5,13 @@
  */
 
 import { z } from "zod";
-import { ArborError, type RequestName, type RequestParams, SESSION_SEARCH_MAX_LIMIT } from "./contract.ts";
+import {
+  ArborError,
+  type RequestName,
+  type RequestParams,
+  SESSION_SEARCH_MAX_LIMIT,
+  THEME_PREFERENCES,
+} from "./contract.ts";
 
 const ENTRY_ID = z.string().min(1).max(200);
 const HANDLE = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "not an id issued by Arbor");
@@ -13,6 +19,7 @@ const NONE = z.strictObject({});
 
 export const requestSchemas: { [N in RequestName]: z.ZodType<RequestParams<N>> } = {
   "app.info": NONE,
+  "app.setTheme": z.strictObject({ theme: z.enum(THEME_PREFERENCES) }),
   "library.list": NONE,
   "library.rescan": NONE,
   "library.search": z.strictObject({

@@ -203,7 +203,7 @@ describe("results and events on the wire", () => {
       expect(plainView(decodeResult(name, wire))).toEqual(plainView(view));
     }
     expect(decodeResult("session.current", throughJson(encodeResult("session.current", null)))).toBeNull();
-    const info = { version: "1.0.0", transport: "serve" as const };
+    const info = { version: "1.0.0", transport: "serve" as const, theme: "dark" as const };
     expect(encodeResult("app.info", info)).toBe(info);
   });
 

@@ -94,6 +94,7 @@ const viewOrNull: Codec<SessionView | null, WireSessionView | null> = {
 /** Every request's result codec: a request added to the contract must say how its result travels. */
 const RESULT_CODECS: { [N in RequestName]: Codec<RequestResult<N>, WireResult<N>> } = {
   "app.info": plain,
+  "app.setTheme": plain,
   "library.list": plain,
   "library.rescan": plain,
   "library.search": plain,
@@ -111,6 +112,7 @@ const RESULT_CODECS: { [N in RequestName]: Codec<RequestResult<N>, WireResult<N>
 
 /** Every event's payload codec. */
 const EVENT_CODECS: { [E in EventName]: Codec<ArborEvents[E], WireEvent<E>> } = {
+  "app.themeChanged": plain,
   "library.progress": plain,
   "library.changed": plain,
   "library.sessionChanged": plain,

@@ -6,7 +6,8 @@ import { LibrarySidebar } from "../library/library-sidebar.tsx";
 import { ContextPreview } from "../preview/context-preview.tsx";
 import { Inspector } from "../preview/inspector.tsx";
 import { displayName } from "../library/library-view.ts";
-import { useController, useLibrary, useLive, useSession } from "../state/hooks.tsx";
+import { THEME_PREFERENCES, type ThemePreference } from "../../../shared/ipc/contract.ts";
+import { useAppearance, useController, useLibrary, useLive, useSession } from "../state/hooks.tsx";
 import { type Problem, problemCounts } from "../../../shared/session/problems.ts";
 import { handleExplorerKey } from "./keyboard.ts";
 import { LabelDialog } from "./label-dialog.tsx";
@@ -94,6 +95,7 @@ function SessionHeader() {
         </>
       ) : null}
       <span className="spacer" />
+      <ThemeSwitch />
       {reloadNotice ? (
         <div className="reload-notice" role="status">
           {reloadNotice}{" "}
@@ -103,6 +105,30 @@ function SessionHeader() {
         </div>
       ) : null}
     </header>
+  );
+}
+
+const THEME_NAMES: Record<ThemePreference, string> = { system: "System", light: "Light", dark: "Dark" };
+
+/** Light, dark or the system's colours, for every window of Arbor (kept in its preferences). */
+function ThemeSwitch() {
+  const controller = useController();
+  const theme = useAppearance((s) => s.theme);
+  return (
+    <label className="theme-switch" title="Colours: the system's, or always light, or always dark">
+      <span className="muted">Theme</span>
+      <select
+        aria-label="Theme"
+        value={theme}
+        onChange={(event) => void controller.setTheme(event.target.value as ThemePreference)}
+      >
+        {THEME_PREFERENCES.map((name) => (
+          <option key={name} value={name}>
+            {THEME_NAMES[name]}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 

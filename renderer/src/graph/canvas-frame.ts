@@ -86,7 +86,7 @@ export interface PaletteWatch {
   dispose(): void;
 }
 
-/** The palette of `element`'s theme; `onChange` runs after the colour scheme changed it (styles.css). */
+/** The palette of `element`'s theme; `onChange` runs after the theme changed it (styles.css, theme.ts). */
 export function watchPalette(element: Element, onChange: () => void): PaletteWatch {
   const read = (): OverviewPalette => {
     const style = getComputedStyle(element);
@@ -96,17 +96,23 @@ export function watchPalette(element: Element, onChange: () => void): PaletteWat
   // recalculation, which in the commit of a large graph costs tens of milliseconds (measured: 35-240 ms
   // opening a 100k-entry session), and in an animation frame is the recalculation the frame does anyway.
   let palette: OverviewPalette | null = null;
-  const scheme = typeof matchMedia === "function" ? matchMedia("(prefers-color-scheme: dark)") : null;
-  const onScheme = () => {
-    palette = null;
-    onChange();
-  };
-  scheme?.addEventListener("change", onScheme);
+  // The theme lives on <html> (renderer/src/theme.ts): a change of it is a change of every colour.
+  const observer =
+    typeof MutationObserver === "function"
+      ? new MutationObserver(() => {
+          palette = null;
+          onChange();
+        })
+      : null;
+  observer?.observe(element.ownerDocument.documentElement, {
+    attributes: true,
+    attributeFilter: ["data-theme"],
+  });
   return {
     palette: () => {
       palette ??= read();
       return palette;
     },
-    dispose: () => scheme?.removeEventListener("change", onScheme),
+    dispose: () => observer?.disconnect(),
   };
 }

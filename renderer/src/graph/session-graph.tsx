@@ -27,7 +27,14 @@ import {
 import { searchKey } from "../../../shared/session/entry-search.ts";
 import type { Problem } from "../../../shared/session/problems.ts";
 import { type GraphModel, NODE_HEIGHT, NODE_WIDTH } from "../state/graph-model.ts";
-import { useController, useGraphModel, useGraphSelect, usePathSet, useSession } from "../state/hooks.tsx";
+import {
+  useController,
+  useEffectiveTheme,
+  useGraphModel,
+  useGraphSelect,
+  usePathSet,
+  useSession,
+} from "../state/hooks.tsx";
 import { type FlowNode, flowEdges, flowNodes } from "./flow-elements.ts";
 import { MinimapCanvas } from "./minimap-canvas.tsx";
 import { nodeTypes } from "./nodes.tsx";
@@ -288,6 +295,7 @@ function Graph() {
   const controller = useController();
   const model = useGraphModel();
   const direction = useSession((s) => s.direction);
+  const colorMode = useEffectiveTheme();
   const path = usePathSet();
   const overview = useOverview();
   const pointer = useOverviewPointer();
@@ -323,7 +331,7 @@ function Graph() {
       zoomActivationKeyCode={null}
       minZoom={minZoom}
       maxZoom={2}
-      colorMode="system"
+      colorMode={colorMode}
       proOptions={{ hideAttribution: true }}
     >
       {/* Zoomed far out, the dots would be a pattern of sub-pixel tiles, costly to paint and no help. */}

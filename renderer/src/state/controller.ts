@@ -13,6 +13,7 @@
 
 import type { ArborClient } from "../../../shared/ipc/contract.ts";
 import type { Controller, ControllerOptions } from "./controller/api.ts";
+import { createAppearance } from "./controller/appearance.ts";
 import { createContextPreview } from "./controller/context-preview.ts";
 import { createKit, createLifetime } from "./controller/kit.ts";
 import { createLabels } from "./controller/labels.ts";
@@ -44,6 +45,7 @@ export function createController(
   const preview = createContextPreview(kit);
   const search = createSearch(kit, navigation);
   const labels = createLabels(kit);
+  const appearance = createAppearance(kit);
 
   return {
     stores,
@@ -51,8 +53,8 @@ export function createController(
     model: kit.model,
     async start() {
       // Each part follows its own events (one store's listeners run in the order they subscribed).
-      for (const part of [library, session, preview, search]) part.subscribe();
-      await Promise.all([library.actions.loadLibrary(), session.showFirst()]);
+      for (const part of [library, session, preview, search, appearance]) part.subscribe();
+      await Promise.all([library.actions.loadLibrary(), session.showFirst(), appearance.load()]);
     },
     dispose: lifetime.dispose,
     ...library.actions,
@@ -62,5 +64,6 @@ export function createController(
     ...preview.actions,
     ...labels.actions,
     ...notices.actions,
+    ...appearance.actions,
   };
 }

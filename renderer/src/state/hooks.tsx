@@ -8,7 +8,14 @@ import { createContext, type ReactNode, useContext } from "react";
 import { useStore } from "zustand";
 import type { Controller } from "./controller.ts";
 import type { GraphModel, PathIds } from "./graph-model.ts";
-import type { ContextState, LibraryState, LiveState, SessionState } from "./stores.ts";
+import {
+  type AppearanceState,
+  type ContextState,
+  effectiveTheme,
+  type LibraryState,
+  type LiveState,
+  type SessionState,
+} from "./stores.ts";
 
 const ControllerContext = createContext<Controller | null>(null);
 
@@ -38,6 +45,15 @@ export function useSession<T>(selector: (state: SessionState) => T): T {
 
 export function useContextPreview<T>(selector: (state: ContextState) => T): T {
   return useStore(useController().stores.context, selector);
+}
+
+export function useAppearance<T>(selector: (state: AppearanceState) => T): T {
+  return useStore(useController().stores.appearance, selector);
+}
+
+/** The colours the window shows now ("light" or "dark"): the chosen theme, or the system's. */
+export function useEffectiveTheme(): "light" | "dark" {
+  return useAppearance(effectiveTheme);
 }
 
 export function useLive<T>(selector: (state: LiveState) => T): T {

@@ -12,6 +12,7 @@ import type {
   LibraryListing,
   SearchHit,
   SessionView,
+  ThemePreference,
 } from "../../../shared/ipc/contract.ts";
 import type { FilterMode, LayoutDirection } from "../../../shared/graph/index.ts";
 
@@ -176,6 +177,21 @@ export interface Notice {
   serial: number;
 }
 
+export interface AppearanceState {
+  /** The theme chosen (shared by every window of the main process), as last heard of it. */
+  theme: ThemePreference;
+  /** Whether the operating system asks for dark colours (what "system" follows). */
+  systemDark: boolean;
+}
+
+export const initialAppearanceState: AppearanceState = { theme: "system", systemDark: false };
+
+/** The colours the window shows now: the chosen theme, or the system's for "system". */
+export function effectiveTheme(state: AppearanceState): "light" | "dark" {
+  if (state.theme === "system") return state.systemDark ? "dark" : "light";
+  return state.theme;
+}
+
 export interface LiveState {
   /** Entries appended in the last few seconds: drawn with a brief highlight. */
   recent: ReadonlySet<string>;
@@ -192,6 +208,7 @@ export interface Stores {
   session: StoreApi<SessionState>;
   context: StoreApi<ContextState>;
   live: StoreApi<LiveState>;
+  appearance: StoreApi<AppearanceState>;
 }
 
 export function createStores(): Stores {
@@ -200,5 +217,6 @@ export function createStores(): Stores {
     session: createStore<SessionState>()(() => ({ ...initialSessionState })),
     context: createStore<ContextState>()(() => ({ ...initialContextState })),
     live: createStore<LiveState>()(() => ({ ...initialLiveState })),
+    appearance: createStore<AppearanceState>()(() => ({ ...initialAppearanceState })),
   };
 }

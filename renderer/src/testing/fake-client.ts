@@ -21,6 +21,7 @@ import {
   type RequestName,
   type RequestParams,
   type RequestResult,
+  type ThemePreference,
   type SearchHit,
   type SessionListItem,
 } from "../../../shared/ipc/contract.ts";
@@ -230,11 +231,20 @@ export function createFakeClient(inputs: FakeSessionInput[], options: FakeClient
     return ids;
   }
 
+  /** The theme chosen, as the main process keeps it in Arbor's preferences. */
+  let theme: ThemePreference = "system";
+
   async function answer<N extends RequestName>(name: N, params: RequestParams<N>): Promise<RequestResult<N>> {
     const p = params as Record<string, unknown>;
     switch (name) {
       case "app.info":
-        return { version: "0.0.0-test", transport: "serve" } as RequestResult<N>;
+        return { version: "0.0.0-test", transport: "serve", theme } as RequestResult<N>;
+      case "app.setTheme": {
+        // As the main process does: kept, and told to every window (this one included).
+        theme = p.theme as ThemePreference;
+        send("app.themeChanged", { theme });
+        return { theme } as RequestResult<N>;
+      }
       case "library.list":
       case "library.rescan":
         return listing() as RequestResult<N>;

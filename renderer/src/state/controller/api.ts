@@ -4,6 +4,7 @@
  * in this folder; each part implements its own slice of it.
  */
 
+import type { ThemePreference } from "../../../../shared/ipc/contract.ts";
 import type { FilterMode, LayoutDirection } from "../../../../shared/graph/index.ts";
 import type { GraphModel, GraphSelectors } from "../graph-model.ts";
 import type { ContextMode, LibrarySort, Stores } from "../stores.ts";
@@ -72,4 +73,6 @@ export interface Controller {
   copyContext(format: "json" | "markdown"): Promise<void>;
   dismissReloadNotice(): void;
   notify(kind: "info" | "error", text: string): void;
+  /** Chooses the theme for every window (kept in Arbor's preferences). */
+  setTheme(theme: ThemePreference): Promise<void>;
 }

@@ -1,12 +1,13 @@
 /**
- * The shell's own small preferences, kept as JSON in userData: the recent
- * session files (for the Open Recent menu) and the theme choice. Pure
- * parsing and updating; main.ts reads and writes the file.
+ * Arbor's own small preferences, kept as JSON in its data folder (Electron's
+ * userData; the same folder `arbor serve` uses): the theme choice, and the
+ * recent session files of the desktop app's Open Recent menu. Pure parsing
+ * and updating; preferences-file.ts reads and writes the file.
  */
 
 export type ThemeSource = "system" | "light" | "dark";
 
-export interface ShellPreferences {
+export interface AppPreferences {
   /** Most recent first, no duplicates, at most `MAX_RECENT`. */
   recentFiles: string[];
   /** "system" follows the OS. */
@@ -15,11 +16,11 @@ export interface ShellPreferences {
 
 export const MAX_RECENT = 10;
 
-export const DEFAULT_PREFERENCES: ShellPreferences = { recentFiles: [], theme: "system" };
+export const DEFAULT_PREFERENCES: AppPreferences = { recentFiles: [], theme: "system" };
 
 const THEMES: readonly ThemeSource[] = ["system", "light", "dark"];
 
-export function parsePreferences(text: string | null): ShellPreferences {
+export function parsePreferences(text: string | null): AppPreferences {
   if (text === null) return DEFAULT_PREFERENCES;
   let value: unknown;
   try {
@@ -36,16 +37,16 @@ export function parsePreferences(text: string | null): ShellPreferences {
   return { recentFiles: [...new Set(recent)].slice(0, MAX_RECENT), theme };
 }
 
-export function serializePreferences(preferences: ShellPreferences): string {
+export function serializePreferences(preferences: AppPreferences): string {
   return `${JSON.stringify(preferences, null, 2)}\n`;
 }
 
 /** `path` moved to the front of the recent list. */
-export function withRecentFile(preferences: ShellPreferences, path: string): ShellPreferences {
+export function withRecentFile(preferences: AppPreferences, path: string): AppPreferences {
   const recentFiles = [path, ...preferences.recentFiles.filter((item) => item !== path)].slice(0, MAX_RECENT);
   return { ...preferences, recentFiles };
 }
 
-export function withoutRecentFile(preferences: ShellPreferences, path: string): ShellPreferences {
+export function withoutRecentFile(preferences: AppPreferences, path: string): AppPreferences {
   return { ...preferences, recentFiles: preferences.recentFiles.filter((item) => item !== path) };
 }
