@@ -2,6 +2,7 @@
 import "./testing/setup.ts";
 import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import { ArborError } from "../../shared/ipc/contract.ts";
 import { renderExplorer } from "./testing/render-explorer.tsx";
 import { conversation, sessionText } from "./testing/sessions.ts";
 import { effectiveTheme } from "./state/stores.ts";
@@ -45,7 +46,8 @@ describe("the theme switch", () => {
   it("a refused choice goes back to the theme before, with a notice", async () => {
     const explorer = await renderExplorer([{ sessionId: "c", text: sessionText(conversation(2)) }], {
       open: "c",
-      prepare: (client) => client.failing.set("app.setTheme", new Error("disk full")),
+      prepare: (client) =>
+        client.failing.set("app.setTheme", new ArborError("io", "The disk is full; nothing was written.")),
     });
     const select = screen.getByRole<HTMLSelectElement>("combobox", { name: "Theme" });
     fireEvent.change(select, { target: { value: "dark" } });
