@@ -72,21 +72,8 @@ function messageOf(error: unknown): string {
 }
 
 export function createArborBridge(transport: BridgeTransport): ArborBridge {
-  const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
-
-  transport.listenForEvents((message) => {
-    if (!isRecord(message) || typeof message.name !== "string" || !eventNames.has(message.name)) return;
-    const forName = listeners.get(message.name as EventName);
-    if (!forName) return;
-    for (const listener of [...forName]) {
-      try {
-        listener(message.payload);
-      } catch (error) {
-        // One failing listener must not keep the event from the others.
-        console.error(`An "${message.name}" listener failed:`, error);
-      }
-    }
-  });
+  const listeners = new EventListeners();
+  transport.listenForEvents((message) => listeners.deliver(message));
 
   async function request<N extends RequestName>(
     name: N,
@@ -106,14 +93,45 @@ export function createArborBridge(transport: BridgeTransport): ArborBridge {
   }
 
   function on<E extends EventName>(name: E, listener: (payload: ArborEvents[E]) => void): () => void {
+    return listeners.add(name, listener);
+  }
+
+  return Object.freeze({
+    request,
+    on,
+    openDroppedFile: (file: unknown) => openDroppedFile(transport, file),
+  });
+}
+
+/** The renderer's event listeners, by event name; every event message from the main process is delivered here. */
+class EventListeners {
+  private readonly byName = new Map<EventName, Set<(payload: unknown) => void>>();
+
+  /** Delivers an event message to the listeners of its name; anything that is not a known event is dropped. */
+  deliver(message: unknown): void {
+    if (!isRecord(message) || typeof message.name !== "string" || !eventNames.has(message.name)) return;
+    const forName = this.byName.get(message.name as EventName);
+    if (!forName) return;
+    for (const listener of [...forName]) {
+      try {
+        listener(message.payload);
+      } catch (error) {
+        // One failing listener must not keep the event from the others.
+        console.error(`An "${message.name}" listener failed:`, error);
+      }
+    }
+  }
+
+  /** Throws a TypeError for a name the contract does not have; returns the unsubscribe. */
+  add<E extends EventName>(name: E, listener: (payload: ArborEvents[E]) => void): () => void {
     if (typeof name !== "string" || !eventNames.has(name)) {
       throw new TypeError(`Unknown event "${String(name)}".`);
     }
     if (typeof listener !== "function") {
       throw new TypeError(`The listener for "${name}" is not a function.`);
     }
-    const forName = listeners.get(name) ?? new Set();
-    listeners.set(name, forName);
+    const forName = this.byName.get(name) ?? new Set();
+    this.byName.set(name, forName);
     // A wrapper per subscription: subscribing the same function twice gives two independent subscriptions.
     const entry = (payload: unknown) => listener(payload as ArborEvents[E]);
     forName.add(entry);
@@ -121,39 +139,38 @@ export function createArborBridge(transport: BridgeTransport): ArborBridge {
       forName.delete(entry);
     };
   }
+}
 
-  async function openDroppedFile(file: unknown): Promise<DroppedFileOutcome> {
-    let path: string;
-    try {
-      path = transport.pathForFile(file);
-    } catch {
-      return {
-        opened: false,
-        error: { code: "invalid-request", message: "Only a dropped file can be opened." },
-      };
-    }
-    if (path === "") {
-      return {
-        opened: false,
-        error: { code: "invalid-request", message: "The dropped item is not a file on this computer." },
-      };
-    }
-    try {
-      const outcome = await transport.invokeOpenDroppedFile(path);
-      if (isRecord(outcome) && outcome.opened === true) return { opened: true };
-      if (isRecord(outcome) && isRecord(outcome.error) && typeof outcome.error.message === "string") {
-        return {
-          opened: false,
-          error: { code: outcome.error.code as ArborErrorPayload["code"], message: outcome.error.message },
-        };
-      }
-      return { opened: false, error: { code: "internal", message: "The main process gave no answer." } };
-    } catch (error) {
-      return { opened: false, error: { code: "internal", message: messageOf(error) } };
-    }
+/** Asks the main process to open a dropped file; it does not reject. */
+async function openDroppedFile(transport: BridgeTransport, file: unknown): Promise<DroppedFileOutcome> {
+  let path: string;
+  try {
+    path = transport.pathForFile(file);
+  } catch {
+    return {
+      opened: false,
+      error: { code: "invalid-request", message: "Only a dropped file can be opened." },
+    };
   }
-
-  return Object.freeze({ request, on, openDroppedFile });
+  if (path === "") {
+    return {
+      opened: false,
+      error: { code: "invalid-request", message: "The dropped item is not a file on this computer." },
+    };
+  }
+  try {
+    const outcome = await transport.invokeOpenDroppedFile(path);
+    if (isRecord(outcome) && outcome.opened === true) return { opened: true };
+    if (isRecord(outcome) && isRecord(outcome.error) && typeof outcome.error.message === "string") {
+      return {
+        opened: false,
+        error: { code: outcome.error.code as ArborErrorPayload["code"], message: outcome.error.message },
+      };
+    }
+    return { opened: false, error: { code: "internal", message: "The main process gave no answer." } };
+  } catch (error) {
+    return { opened: false, error: { code: "internal", message: messageOf(error) } };
+  }
 }
 
 /** The part of `window` the drop handler uses (the preload compiles without the DOM library). */

@@ -31,6 +31,35 @@ export interface MenuInput {
 
 export function menuTemplate(input: MenuInput, actions: MenuActions): MenuItemConstructorOptions[] {
   const isMac = input.platform === "darwin";
+  return [
+    ...(isMac ? [appMenu()] : []),
+    fileMenu(input, actions, isMac),
+    editMenu(),
+    viewMenu(input, actions),
+    { role: "windowMenu" },
+    helpMenu(actions, isMac),
+  ];
+}
+
+/** macOS's application menu, named after the app. */
+function appMenu(): MenuItemConstructorOptions {
+  return {
+    label: "Arbor",
+    submenu: [
+      { role: "about" },
+      { type: "separator" },
+      { role: "services" },
+      { type: "separator" },
+      { role: "hide" },
+      { role: "hideOthers" },
+      { role: "unhide" },
+      { type: "separator" },
+      { role: "quit" },
+    ],
+  };
+}
+
+function fileMenu(input: MenuInput, actions: MenuActions, isMac: boolean): MenuItemConstructorOptions {
   const recent: MenuItemConstructorOptions[] =
     input.recentFiles.length === 0
       ? [{ label: "No Recent Sessions", enabled: false }]
@@ -38,102 +67,87 @@ export function menuTemplate(input: MenuInput, actions: MenuActions): MenuItemCo
           label: input.displayPath(path),
           click: () => actions.openRecent(path),
         }));
+  return {
+    label: "File",
+    submenu: [
+      { label: "Open Session File…", accelerator: "CmdOrCtrl+O", click: () => actions.openSessionFile() },
+      {
+        label: "Open Recent",
+        submenu: [
+          ...recent,
+          { type: "separator" },
+          {
+            label: "Clear Recent",
+            enabled: input.recentFiles.length > 0,
+            click: () => actions.clearRecent(),
+          },
+        ],
+      },
+      { label: "Open Sessions Folder", click: () => actions.openSessionsFolder() },
+      { type: "separator" },
+      { label: "New Session", accelerator: "CmdOrCtrl+N", click: () => actions.newSession() },
+      { type: "separator" },
+      isMac ? { role: "close" } : { role: "quit" },
+    ],
+  };
+}
 
+function editMenu(): MenuItemConstructorOptions {
+  return {
+    label: "Edit",
+    submenu: [
+      { role: "undo" },
+      { role: "redo" },
+      { type: "separator" },
+      { role: "cut" },
+      { role: "copy" },
+      { role: "paste" },
+      { role: "selectAll" },
+    ],
+  };
+}
+
+function viewMenu(input: MenuInput, actions: MenuActions): MenuItemConstructorOptions {
   const themeItem = (theme: ThemeSource, label: string): MenuItemConstructorOptions => ({
     label,
     type: "radio",
     checked: input.theme === theme,
     click: () => actions.setTheme(theme),
   });
-
   const developmentItems: MenuItemConstructorOptions[] = input.development
     ? [{ role: "forceReload" }, { role: "toggleDevTools" }]
     : [];
+  return {
+    label: "View",
+    submenu: [
+      { role: "reload" },
+      ...developmentItems,
+      { type: "separator" },
+      { role: "resetZoom" },
+      { role: "zoomIn" },
+      { role: "zoomOut" },
+      { type: "separator" },
+      {
+        label: "Theme",
+        submenu: [
+          themeItem("system", "Follow System"),
+          themeItem("light", "Light"),
+          themeItem("dark", "Dark"),
+        ],
+      },
+      { type: "separator" },
+      { role: "togglefullscreen" },
+    ],
+  };
+}
+
+function helpMenu(actions: MenuActions, isMac: boolean): MenuItemConstructorOptions {
   // macOS has About in the app menu.
   const aboutItems: MenuItemConstructorOptions[] = isMac
     ? []
     : [{ label: "About Arbor", click: () => actions.showAbout() }];
-
-  const template: MenuItemConstructorOptions[] = [];
-  if (isMac) {
-    template.push({
-      label: "Arbor",
-      submenu: [
-        { role: "about" },
-        { type: "separator" },
-        { role: "services" },
-        { type: "separator" },
-        { role: "hide" },
-        { role: "hideOthers" },
-        { role: "unhide" },
-        { type: "separator" },
-        { role: "quit" },
-      ],
-    });
-  }
-  template.push(
-    {
-      label: "File",
-      submenu: [
-        { label: "Open Session File…", accelerator: "CmdOrCtrl+O", click: () => actions.openSessionFile() },
-        {
-          label: "Open Recent",
-          submenu: [
-            ...recent,
-            { type: "separator" },
-            {
-              label: "Clear Recent",
-              enabled: input.recentFiles.length > 0,
-              click: () => actions.clearRecent(),
-            },
-          ],
-        },
-        { label: "Open Sessions Folder", click: () => actions.openSessionsFolder() },
-        { type: "separator" },
-        { label: "New Session", accelerator: "CmdOrCtrl+N", click: () => actions.newSession() },
-        { type: "separator" },
-        isMac ? { role: "close" } : { role: "quit" },
-      ],
-    },
-    {
-      label: "Edit",
-      submenu: [
-        { role: "undo" },
-        { role: "redo" },
-        { type: "separator" },
-        { role: "cut" },
-        { role: "copy" },
-        { role: "paste" },
-        { role: "selectAll" },
-      ],
-    },
-    {
-      label: "View",
-      submenu: [
-        { role: "reload" },
-        ...developmentItems,
-        { type: "separator" },
-        { role: "resetZoom" },
-        { role: "zoomIn" },
-        { role: "zoomOut" },
-        { type: "separator" },
-        {
-          label: "Theme",
-          submenu: [
-            themeItem("system", "Follow System"),
-            themeItem("light", "Light"),
-            themeItem("dark", "Dark"),
-          ],
-        },
-        { type: "separator" },
-        { role: "togglefullscreen" },
-      ],
-    },
-    { role: "windowMenu" },
-    {
-      role: "help",
-      submenu: [{ label: "Pi Coding Agent", click: () => actions.openPiDocumentation() }, ...aboutItems],
-    },
-  );
-  return template;
+  return {
+    role: "help",
+    submenu: [{ label: "Pi Coding Agent", click: () => actions.openPiDocumentation() }, ...aboutItems],
+  };
 }
