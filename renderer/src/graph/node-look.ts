@@ -14,14 +14,14 @@ interface KindLook {
   variant?: string;
 }
 
-type DescribeKind = (node: TreeNodeView) => KindLook;
+type LookOf = (node: TreeNodeView) => KindLook;
 
 function thousands(tokens: number): string {
   return tokens >= 1000 ? `${Math.round(tokens / 1000)}k` : String(tokens);
 }
 
 /** A kind whose look depends on nothing but its kind. */
-function titled(title: string): DescribeKind {
+function titled(title: string): LookOf {
   const look: KindLook = { title };
   return () => look;
 }
@@ -46,7 +46,7 @@ function bashLook(node: TreeNodeView): KindLook {
 // Maps, not object literals: a role or type read from a file (say "constructor") must not find a prototype's key.
 
 /** Messages, by role. */
-const MESSAGE_LOOKS = new Map<string, DescribeKind>([
+const MESSAGE_LOOKS = new Map<string, LookOf>([
   ["user", titled("User")],
   ["assistant", assistantLook],
   ["toolResult", toolResultLook],
@@ -58,7 +58,7 @@ const MESSAGE_LOOKS = new Map<string, DescribeKind>([
 ]);
 
 /** Entries other than messages, by type. */
-const ENTRY_LOOKS = new Map<string, DescribeKind>([
+const ENTRY_LOOKS = new Map<string, LookOf>([
   ["compaction", (node) => ({ title: `Compaction · ${thousands(node.tokensBefore ?? 0)} tokens before` })],
   ["branch_summary", titled("Branch summary")],
   ["custom_message", titled("Custom message")],
@@ -72,13 +72,13 @@ const ENTRY_LOOKS = new Map<string, DescribeKind>([
 ]);
 
 function messageLook(node: TreeNodeView): KindLook {
-  const describe = node.role === null ? undefined : MESSAGE_LOOKS.get(node.role);
-  return describe ? describe(node) : { title: `Message · ${node.role ?? "no role"}`, variant: "unknown" };
+  const lookOf = node.role === null ? undefined : MESSAGE_LOOKS.get(node.role);
+  return lookOf ? lookOf(node) : { title: `Message · ${node.role ?? "no role"}`, variant: "unknown" };
 }
 
 function entryLook(node: TreeNodeView): KindLook {
-  const describe = ENTRY_LOOKS.get(node.type);
-  return describe ? describe(node) : { title: `Unknown · ${node.type}`, variant: "kind-unknown" };
+  const lookOf = ENTRY_LOOKS.get(node.type);
+  return lookOf ? lookOf(node) : { title: `Unknown · ${node.type}`, variant: "kind-unknown" };
 }
 
 export function nodeLook(node: TreeNodeView): NodeLook {
