@@ -59,9 +59,21 @@ export function viewportRect(viewport: Viewport, width: number, height: number):
   };
 }
 
-export function createBoxIndex(boxes: readonly Box[], options: BoxIndexOptions = {}): BoxIndex {
+/** The boxes' corners as flat arrays, and the extent they cover together (all 0 when there are none). */
+interface Corners {
+  readonly count: number;
+  readonly x0: Float64Array;
+  readonly y0: Float64Array;
+  readonly x1: Float64Array;
+  readonly y1: Float64Array;
+  readonly minX: number;
+  readonly minY: number;
+  readonly maxX: number;
+  readonly maxY: number;
+}
+
+function cornersOf(boxes: readonly Box[]): Corners {
   const count = boxes.length;
-  // Corners as flat arrays: x0, y0, x1, y1.
   const x0 = new Float64Array(count);
   const y0 = new Float64Array(count);
   const x1 = new Float64Array(count);
@@ -82,35 +94,72 @@ export function createBoxIndex(boxes: readonly Box[], options: BoxIndexOptions =
     if (y1[i]! > maxY) maxY = y1[i]!;
   }
   if (count === 0) minX = minY = maxX = maxY = 0;
-  const extentWidth = Math.max(maxX - minX, 1);
-  const extentHeight = Math.max(maxY - minY, 1);
-  const side = Math.sqrt((extentWidth * extentHeight) / Math.max(count, 1));
-  let cellWidth = Math.max(options.cellWidth ?? side, 1e-9);
-  let cellHeight = Math.max(options.cellHeight ?? side, 1e-9);
-  // At most about four cells a box, so building stays linear whatever cell size was asked for.
-  const maxCells = 4 * count + 16;
-  const asked = Math.ceil(extentWidth / cellWidth) * Math.ceil(extentHeight / cellHeight);
-  if (asked > maxCells) {
-    const grow = Math.sqrt(asked / maxCells);
-    cellWidth *= grow;
-    cellHeight *= grow;
+  return { count, x0, y0, x1, y1, minX, minY, maxX, maxY };
+}
+
+/** The uniform grid laid over the extent: where a coordinate falls, clamped to the grid's cells. */
+class Grid {
+  readonly columns: number;
+  readonly rows: number;
+  private readonly minX: number;
+  private readonly minY: number;
+  private readonly cellWidth: number;
+  private readonly cellHeight: number;
+
+  constructor(corners: Corners, options: BoxIndexOptions) {
+    const { count, minX, minY, maxX, maxY } = corners;
+    const extentWidth = Math.max(maxX - minX, 1);
+    const extentHeight = Math.max(maxY - minY, 1);
+    const side = Math.sqrt((extentWidth * extentHeight) / Math.max(count, 1));
+    let cellWidth = Math.max(options.cellWidth ?? side, 1e-9);
+    let cellHeight = Math.max(options.cellHeight ?? side, 1e-9);
+    // At most about four cells a box, so building stays linear whatever cell size was asked for.
+    const maxCells = 4 * count + 16;
+    const asked = Math.ceil(extentWidth / cellWidth) * Math.ceil(extentHeight / cellHeight);
+    if (asked > maxCells) {
+      const grow = Math.sqrt(asked / maxCells);
+      cellWidth *= grow;
+      cellHeight *= grow;
+    }
+    this.columns = Math.max(1, Math.ceil(extentWidth / cellWidth));
+    this.rows = Math.max(1, Math.ceil(extentHeight / cellHeight));
+    this.minX = minX;
+    this.minY = minY;
+    this.cellWidth = cellWidth;
+    this.cellHeight = cellHeight;
   }
-  const columns = Math.max(1, Math.ceil(extentWidth / cellWidth));
-  const rows = Math.max(1, Math.ceil(extentHeight / cellHeight));
-  const maxCellsPerBox = options.maxCellsPerBox ?? DEFAULT_MAX_CELLS_PER_BOX;
 
-  const column = (x: number) => Math.min(columns - 1, Math.max(0, Math.floor((x - minX) / cellWidth)));
-  const row = (y: number) => Math.min(rows - 1, Math.max(0, Math.floor((y - minY) / cellHeight)));
+  column(x: number): number {
+    return Math.min(this.columns - 1, Math.max(0, Math.floor((x - this.minX) / this.cellWidth)));
+  }
 
-  // Compressed rows: `starts[cell]..starts[cell + 1]` in `items` are the boxes of a cell.
+  row(y: number): number {
+    return Math.min(this.rows - 1, Math.max(0, Math.floor((y - this.minY) / this.cellHeight)));
+  }
+}
+
+/**
+ * The boxes of each cell as compressed rows: `starts[cell]..starts[cell + 1]` in `items`. Boxes
+ * covering more than `maxCellsPerBox` cells are in `large` instead.
+ */
+interface Cells {
+  readonly starts: Int32Array;
+  readonly items: Int32Array;
+  readonly large: readonly number[];
+}
+
+/** Two passes, counting then filling, so the cells are two typed arrays rather than a list per cell. */
+function fillCells(corners: Corners, grid: Grid, maxCellsPerBox: number): Cells {
+  const { count, x0, y0, x1, y1 } = corners;
+  const { columns, rows } = grid;
   const starts = new Int32Array(columns * rows + 1);
   const large: number[] = [];
   const isLarge = new Uint8Array(count);
   for (let i = 0; i < count; i++) {
-    const c0 = column(x0[i]!);
-    const c1 = column(x1[i]!);
-    const r0 = row(y0[i]!);
-    const r1 = row(y1[i]!);
+    const c0 = grid.column(x0[i]!);
+    const c1 = grid.column(x1[i]!);
+    const r0 = grid.row(y0[i]!);
+    const r1 = grid.row(y1[i]!);
     if ((c1 - c0 + 1) * (r1 - r0 + 1) > maxCellsPerBox) {
       isLarge[i] = 1;
       large.push(i);
@@ -123,10 +172,10 @@ export function createBoxIndex(boxes: readonly Box[], options: BoxIndexOptions =
   const fill = starts.slice(0, columns * rows);
   for (let i = 0; i < count; i++) {
     if (isLarge[i]) continue;
-    const c0 = column(x0[i]!);
-    const c1 = column(x1[i]!);
-    const r0 = row(y0[i]!);
-    const r1 = row(y1[i]!);
+    const c0 = grid.column(x0[i]!);
+    const c1 = grid.column(x1[i]!);
+    const r0 = grid.row(y0[i]!);
+    const r1 = grid.row(y1[i]!);
     for (let r = r0; r <= r1; r++)
       for (let c = c0; c <= c1; c++) {
         const cell = r * columns + c;
@@ -134,58 +183,88 @@ export function createBoxIndex(boxes: readonly Box[], options: BoxIndexOptions =
         fill[cell]! += 1;
       }
   }
+  return { starts, items, large };
+}
 
-  const intersects = (i: number, left: number, top: number, right: number, bottom: number) =>
-    x0[i]! <= right && x1[i]! >= left && y0[i]! <= bottom && y1[i]! >= top;
+function intersects(
+  corners: Corners,
+  i: number,
+  left: number,
+  top: number,
+  right: number,
+  bottom: number,
+): boolean {
+  return (
+    corners.x0[i]! <= right && corners.x1[i]! >= left && corners.y0[i]! <= bottom && corners.y1[i]! >= top
+  );
+}
 
-  function query(rect: Box, visit: (item: number) => void): number {
-    const left = rect.x;
-    const top = rect.y;
-    const right = rect.x + rect.width;
-    const bottom = rect.y + rect.height;
-    let visited = 0;
-    // Every box, large ones too, lies within the extent.
-    if (count === 0 || right < minX || bottom < minY || left > maxX || top > maxY) return 0;
-    const qc0 = column(left);
-    const qc1 = column(right);
-    const qr0 = row(top);
-    const qr1 = row(bottom);
-    for (let r = qr0; r <= qr1; r++) {
-      for (let c = qc0; c <= qc1; c++) {
-        const cell = r * columns + c;
-        for (let at = starts[cell]!; at < starts[cell + 1]!; at++) {
-          const i = items[at]!;
-          // A box in several cells is reported from the first of them the query covers.
-          if (c !== Math.max(qc0, column(x0[i]!)) || r !== Math.max(qr0, row(y0[i]!))) continue;
-          if (!intersects(i, left, top, right, bottom)) continue;
-          visited += 1;
-          visit(i);
-        }
+function queryCells(
+  corners: Corners,
+  grid: Grid,
+  cells: Cells,
+  rect: Box,
+  visit: (item: number) => void,
+): number {
+  const { count, x0, y0, minX, minY, maxX, maxY } = corners;
+  const { starts, items, large } = cells;
+  const left = rect.x;
+  const top = rect.y;
+  const right = rect.x + rect.width;
+  const bottom = rect.y + rect.height;
+  let visited = 0;
+  // Every box, large ones too, lies within the extent.
+  if (count === 0 || right < minX || bottom < minY || left > maxX || top > maxY) return 0;
+  const qc0 = grid.column(left);
+  const qc1 = grid.column(right);
+  const qr0 = grid.row(top);
+  const qr1 = grid.row(bottom);
+  for (let r = qr0; r <= qr1; r++) {
+    for (let c = qc0; c <= qc1; c++) {
+      const cell = r * grid.columns + c;
+      for (let at = starts[cell]!; at < starts[cell + 1]!; at++) {
+        const i = items[at]!;
+        // A box in several cells is reported from the first of them the query covers.
+        if (c !== Math.max(qc0, grid.column(x0[i]!)) || r !== Math.max(qr0, grid.row(y0[i]!))) continue;
+        if (!intersects(corners, i, left, top, right, bottom)) continue;
+        visited += 1;
+        visit(i);
       }
     }
-    for (const i of large) {
-      if (!intersects(i, left, top, right, bottom)) continue;
-      visited += 1;
-      visit(i);
+  }
+  for (const i of large) {
+    if (!intersects(corners, i, left, top, right, bottom)) continue;
+    visited += 1;
+    visit(i);
+  }
+  return visited;
+}
+
+function nearestBox(index: BoxIndex, corners: Corners, point: Point, radius: number): number {
+  const { x0, y0, x1, y1 } = corners;
+  let best = -1;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  index.query({ x: point.x - radius, y: point.y - radius, width: 2 * radius, height: 2 * radius }, (i) => {
+    const dx = Math.max(x0[i]! - point.x, 0, point.x - x1[i]!);
+    const dy = Math.max(y0[i]! - point.y, 0, point.y - y1[i]!);
+    const distance = Math.hypot(dx, dy);
+    if (distance > radius) return;
+    if (distance < bestDistance || (distance === bestDistance && i < best)) {
+      best = i;
+      bestDistance = distance;
     }
-    return visited;
-  }
+  });
+  return best;
+}
 
-  function nearest(point: Point, radius = 0): number {
-    let best = -1;
-    let bestDistance = Number.POSITIVE_INFINITY;
-    query({ x: point.x - radius, y: point.y - radius, width: 2 * radius, height: 2 * radius }, (i) => {
-      const dx = Math.max(x0[i]! - point.x, 0, point.x - x1[i]!);
-      const dy = Math.max(y0[i]! - point.y, 0, point.y - y1[i]!);
-      const distance = Math.hypot(dx, dy);
-      if (distance > radius) return;
-      if (distance < bestDistance || (distance === bestDistance && i < best)) {
-        best = i;
-        bestDistance = distance;
-      }
-    });
-    return best;
-  }
-
-  return { size: count, query, nearest };
+export function createBoxIndex(boxes: readonly Box[], options: BoxIndexOptions = {}): BoxIndex {
+  const corners = cornersOf(boxes);
+  const grid = new Grid(corners, options);
+  const cells = fillCells(corners, grid, options.maxCellsPerBox ?? DEFAULT_MAX_CELLS_PER_BOX);
+  const index: BoxIndex = {
+    size: corners.count,
+    query: (rect, visit) => queryCells(corners, grid, cells, rect, visit),
+    nearest: (point, radius = 0) => nearestBox(index, corners, point, radius),
+  };
+  return index;
 }

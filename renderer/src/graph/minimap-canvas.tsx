@@ -7,20 +7,23 @@
  */
 
 import { Panel, useReactFlow, useStoreApi } from "@xyflow/react";
-import { type PointerEvent as ReactPointerEvent, useEffect, useMemo, useRef } from "react";
+import { type PointerEvent as ReactPointerEvent, type RefObject, useEffect, useMemo, useRef } from "react";
 import type { Controller } from "../state/controller.ts";
 import type { GraphModel } from "../state/graph-model.ts";
 import { useController, useGraphSelect } from "../state/hooks.tsx";
+import type { SessionState } from "../state/stores.ts";
 import { createRedraw, onGraphChange, sizeCanvas, watchPalette } from "./canvas-frame.ts";
 import {
   drawMinimapNodes,
   drawMinimapViewport,
   MINIMAP_HEIGHT,
   MINIMAP_WIDTH,
+  type MinimapFrame,
   minimapMapping,
   minimapToGraph,
 } from "./minimap-draw.ts";
-import { overviewScene } from "./overview-scene.ts";
+import type { OverviewHighlights } from "./overview-draw.ts";
+import { type OverviewScene, overviewScene } from "./overview-scene.ts";
 
 type Flow = Pick<ReturnType<typeof useReactFlow>, "setCenter" | "getViewport">;
 
@@ -60,14 +63,98 @@ export function createMinimapPointer(controller: Controller, flow: Flow, viewSiz
 const minimapLabel = (model: GraphModel | null) =>
   `Minimap: ${(model?.graph.nodes.length ?? 0).toLocaleString()} nodes`;
 
-export function MinimapCanvas() {
+type FlowStore = ReturnType<typeof useStoreApi>;
+type MinimapHighlights = Pick<OverviewHighlights, "path" | "shades" | "selected">;
+type MinimapView = Parameters<typeof drawMinimapViewport>[3];
+
+/** What the nodes layer highlights: the selected path, the context's shading, the selected node. */
+function minimapHighlights(
+  controller: Controller,
+  model: GraphModel,
+  state: SessionState,
+): MinimapHighlights {
+  return {
+    path: controller.selectors.pathSet(state),
+    shades: controller.stores.context.getState().shades,
+    selected: state.selectedId === null ? null : (model.graph.nodeOfEntry.get(state.selectedId) ?? null),
+  };
+}
+
+function flowView(flowStore: FlowStore): MinimapView {
+  const { transform, width, height } = flowStore.getState();
+  return {
+    viewport: { x: transform[0], y: transform[1], zoom: transform[2] },
+    flowWidth: width,
+    flowHeight: height,
+  };
+}
+
+interface MinimapPainter {
+  /** Draws a frame: the nodes layer only when what it was drawn from changed, the viewport layer always. */
+  paint(): void;
+  dispose(): void;
+}
+
+/** `schedule` asks for a frame: the theme's palette changed, so the nodes layer must be drawn again. */
+function createMinimapPainter(
+  controller: Controller,
+  flowStore: FlowStore,
+  canvases: { nodes: HTMLCanvasElement; view: HTMLCanvasElement },
+  schedule: () => void,
+): MinimapPainter {
+  // Null where there is no 2D canvas (happy-dom): the minimap then draws nothing.
+  const nodesContext = canvases.nodes.getContext("2d");
+  const viewContext = canvases.view.getContext("2d");
+  // What the nodes layer was drawn from: it is drawn again only when one of these changes.
+  let drawnFrom: readonly unknown[] = [];
+  const theme = watchPalette(canvases.nodes, () => {
+    drawnFrom = [];
+    schedule();
+  });
+  let frames = 0;
+  let nodeFrames = 0;
+  const paintNodes = (scene: OverviewScene, frame: MinimapFrame, highlights: MinimapHighlights) => {
+    const from = [
+      scene,
+      highlights.path,
+      highlights.shades,
+      highlights.selected,
+      theme.palette(),
+      frame.pixelRatio,
+    ];
+    if (from.every((value, i) => value === drawnFrom[i])) return;
+    drawnFrom = from;
+    nodeFrames += 1;
+    const drawn = nodesContext
+      ? drawMinimapNodes(nodesContext, scene, frame, highlights, theme.palette())
+      : 0;
+    // For tests and the curious: how often the nodes were drawn, and how many.
+    canvases.nodes.dataset.frames = String(nodeFrames);
+    canvases.nodes.dataset.drawnNodes = String(drawn);
+  };
+  return {
+    paint() {
+      const state = controller.stores.session.getState();
+      const model = controller.selectors.model(state);
+      const pixelRatio = sizeCanvas(canvases.nodes, MINIMAP_WIDTH, MINIMAP_HEIGHT);
+      sizeCanvas(canvases.view, MINIMAP_WIDTH, MINIMAP_HEIGHT);
+      const frame = { width: MINIMAP_WIDTH, height: MINIMAP_HEIGHT, pixelRatio };
+      frames += 1;
+      canvases.view.dataset.frames = String(frames);
+      if (!model) return;
+      const scene = overviewScene(model, state.direction);
+      paintNodes(scene, frame, minimapHighlights(controller, model, state));
+      if (viewContext) drawMinimapViewport(viewContext, scene, frame, flowView(flowStore), theme.palette());
+    },
+    dispose: () => theme.dispose(),
+  };
+}
+
+function useMinimapPointer(): MinimapPointer {
   const controller = useController();
   const flowStore = useStoreApi();
   const flow = useReactFlow();
-  const nodesRef = useRef<HTMLCanvasElement>(null);
-  const viewRef = useRef<HTMLCanvasElement>(null);
-  const label = useGraphSelect(minimapLabel);
-  const pointer = useMemo(
+  return useMemo(
     () =>
       createMinimapPointer(controller, flow, () => {
         const { width, height } = flowStore.getState();
@@ -75,85 +162,48 @@ export function MinimapCanvas() {
       }),
     [controller, flow, flowStore],
   );
+}
 
+/**
+ * Paints the two canvases at most once a frame while the graph, the selection, the shading or the
+ * viewport change, and zooms on the wheel over the viewport layer.
+ */
+function useMinimapDrawing(
+  nodesRef: RefObject<HTMLCanvasElement | null>,
+  viewRef: RefObject<HTMLCanvasElement | null>,
+  pointer: MinimapPointer,
+): void {
+  const controller = useController();
+  const flowStore = useStoreApi();
   useEffect(() => {
-    const nodesCanvas = nodesRef.current;
-    const viewCanvas = viewRef.current;
-    if (!nodesCanvas || !viewCanvas) return;
-    // Null where there is no 2D canvas (happy-dom): the minimap then draws nothing.
-    const nodesContext = nodesCanvas.getContext("2d");
-    const viewContext = viewCanvas.getContext("2d");
-    // What the nodes layer was drawn from: it is drawn again only when one of these changes.
-    let drawnFrom: readonly unknown[] = [];
-    const theme = watchPalette(nodesCanvas, () => {
-      drawnFrom = [];
-      schedule();
-    });
-    let frames = 0;
-    let nodeFrames = 0;
-    const redraw = createRedraw(() => {
-      const state = controller.stores.session.getState();
-      const model = controller.selectors.model(state);
-      const pixelRatio = sizeCanvas(nodesCanvas, MINIMAP_WIDTH, MINIMAP_HEIGHT);
-      sizeCanvas(viewCanvas, MINIMAP_WIDTH, MINIMAP_HEIGHT);
-      const frame = { width: MINIMAP_WIDTH, height: MINIMAP_HEIGHT, pixelRatio };
-      frames += 1;
-      viewCanvas.dataset.frames = String(frames);
-      if (!model) return;
-      const scene = overviewScene(model, state.direction);
-      const highlights = {
-        path: controller.selectors.pathSet(state),
-        shades: controller.stores.context.getState().shades,
-        selected: state.selectedId === null ? null : (model.graph.nodeOfEntry.get(state.selectedId) ?? null),
-      };
-      const from = [
-        scene,
-        highlights.path,
-        highlights.shades,
-        highlights.selected,
-        theme.palette(),
-        pixelRatio,
-      ];
-      if (from.some((value, i) => value !== drawnFrom[i])) {
-        drawnFrom = from;
-        nodeFrames += 1;
-        const drawn = nodesContext
-          ? drawMinimapNodes(nodesContext, scene, frame, highlights, theme.palette())
-          : 0;
-        // For tests and the curious: how often the nodes were drawn, and how many.
-        nodesCanvas.dataset.frames = String(nodeFrames);
-        nodesCanvas.dataset.drawnNodes = String(drawn);
-      }
-      const { transform, width, height } = flowStore.getState();
-      if (viewContext)
-        drawMinimapViewport(
-          viewContext,
-          scene,
-          frame,
-          {
-            viewport: { x: transform[0], y: transform[1], zoom: transform[2] },
-            flowWidth: width,
-            flowHeight: height,
-          },
-          theme.palette(),
-        );
-    });
-    const schedule = redraw.schedule;
+    const nodes = nodesRef.current;
+    const view = viewRef.current;
+    if (!nodes || !view) return;
+    const painter = createMinimapPainter(controller, flowStore, { nodes, view }, () => redraw.schedule());
+    const redraw = createRedraw(painter.paint);
     // Zooming needs the wheel's default (page scroll, pinch) held back: React's wheel listeners are passive.
     const onWheel = (event: WheelEvent) => {
       event.preventDefault();
       pointer.zoom(event.deltaY, event.deltaMode, flowStore.getState());
     };
-    viewCanvas.addEventListener("wheel", onWheel, { passive: false });
-    const unsubscribe = onGraphChange(controller, flowStore, schedule);
-    schedule();
+    view.addEventListener("wheel", onWheel, { passive: false });
+    const unsubscribe = onGraphChange(controller, flowStore, redraw.schedule);
+    redraw.schedule();
     return () => {
       redraw.dispose();
       unsubscribe();
-      viewCanvas.removeEventListener("wheel", onWheel);
-      theme.dispose();
+      view.removeEventListener("wheel", onWheel);
+      painter.dispose();
     };
-  }, [controller, flowStore, pointer]);
+  }, [controller, flowStore, nodesRef, viewRef, pointer]);
+}
+
+export function MinimapCanvas() {
+  const nodesRef = useRef<HTMLCanvasElement>(null);
+  const viewRef = useRef<HTMLCanvasElement>(null);
+  const label = useGraphSelect(minimapLabel);
+  const pointer = useMinimapPointer();
+  useMinimapDrawing(nodesRef, viewRef, pointer);
 
   const move = (event: ReactPointerEvent<HTMLCanvasElement>) => {
     const box = event.currentTarget.getBoundingClientRect();

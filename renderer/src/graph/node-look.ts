@@ -8,92 +8,82 @@ export interface NodeLook {
   title: string;
 }
 
+/** A kind's part of a look: its title, and the variant class it adds to `kind-<kind>`, if any. */
+interface KindLook {
+  title: string;
+  variant?: string;
+}
+
+type LookOf = (node: TreeNodeView) => KindLook;
+
 function thousands(tokens: number): string {
   return tokens >= 1000 ? `${Math.round(tokens / 1000)}k` : String(tokens);
 }
 
+/** A kind whose look depends on nothing but its kind. */
+function titled(title: string): LookOf {
+  const look: KindLook = { title };
+  return () => look;
+}
+
+function assistantLook(node: TreeNodeView): KindLook {
+  if (node.stopReason === "aborted") return { title: "Assistant · aborted", variant: "aborted" };
+  if (node.isError) return { title: "Assistant · error", variant: "error" };
+  if (node.toolCallsOnly)
+    return { title: `Tool call · ${node.toolNames.join(", ")}`, variant: "tool-call-only" };
+  return { title: "Assistant" };
+}
+
+function toolResultLook(node: TreeNodeView): KindLook {
+  const title = `Result · ${node.toolNames[0] ?? "tool"}`;
+  return node.isError ? { title: `${title} · error`, variant: "error" } : { title };
+}
+
+function bashLook(node: TreeNodeView): KindLook {
+  return node.isError ? { title: "Bash · failed", variant: "error" } : { title: "Bash" };
+}
+
+// Maps, not object literals: a role or type read from a file (say "constructor") must not find a prototype's key.
+
+/** Messages, by role. */
+const MESSAGE_LOOKS = new Map<string, LookOf>([
+  ["user", titled("User")],
+  ["assistant", assistantLook],
+  ["toolResult", toolResultLook],
+  ["bashExecution", bashLook],
+  ["custom", titled("Custom message")],
+  ["branchSummary", titled("Branch summary")],
+  ["compactionSummary", titled("Compaction summary")],
+  ["system", titled("System")],
+]);
+
+/** Entries other than messages, by type. */
+const ENTRY_LOOKS = new Map<string, LookOf>([
+  ["compaction", (node) => ({ title: `Compaction · ${thousands(node.tokensBefore ?? 0)} tokens before` })],
+  ["branch_summary", titled("Branch summary")],
+  ["custom_message", titled("Custom message")],
+  ["model_change", titled("Model")],
+  ["thinking_level_change", titled("Thinking level")],
+  ["label", titled("Label")],
+  ["session_info", titled("Session name")],
+  ["custom", titled("Custom")],
+  ["context_edit", (node) => ({ title: `Context edit → ${node.targetId ?? "?"}` })],
+  ["usage", titled("Usage")],
+]);
+
+function messageLook(node: TreeNodeView): KindLook {
+  const lookOf = node.role === null ? undefined : MESSAGE_LOOKS.get(node.role);
+  return lookOf ? lookOf(node) : { title: `Message · ${node.role ?? "no role"}`, variant: "unknown" };
+}
+
+function entryLook(node: TreeNodeView): KindLook {
+  const lookOf = ENTRY_LOOKS.get(node.type);
+  return lookOf ? lookOf(node) : { title: `Unknown · ${node.type}`, variant: "kind-unknown" };
+}
+
 export function nodeLook(node: TreeNodeView): NodeLook {
-  const classes = [`kind-${node.type === "message" ? (node.role ?? "unknown") : node.type}`];
-  let title: string;
-  switch (node.type) {
-    case "message":
-      switch (node.role) {
-        case "user":
-          title = "User";
-          break;
-        case "assistant":
-          if (node.stopReason === "aborted") {
-            title = "Assistant · aborted";
-            classes.push("aborted");
-          } else if (node.isError) {
-            title = "Assistant · error";
-            classes.push("error");
-          } else if (node.toolCallsOnly) {
-            title = `Tool call · ${node.toolNames.join(", ")}`;
-            classes.push("tool-call-only");
-          } else title = "Assistant";
-          break;
-        case "toolResult":
-          title = `Result · ${node.toolNames[0] ?? "tool"}`;
-          if (node.isError) {
-            title += " · error";
-            classes.push("error");
-          }
-          break;
-        case "bashExecution":
-          title = node.isError ? "Bash · failed" : "Bash";
-          if (node.isError) classes.push("error");
-          break;
-        case "custom":
-          title = "Custom message";
-          break;
-        case "branchSummary":
-          title = "Branch summary";
-          break;
-        case "compactionSummary":
-          title = "Compaction summary";
-          break;
-        case "system":
-          title = "System";
-          break;
-        default:
-          title = `Message · ${node.role ?? "no role"}`;
-          classes.push("unknown");
-      }
-      break;
-    case "compaction":
-      title = `Compaction · ${thousands(node.tokensBefore ?? 0)} tokens before`;
-      break;
-    case "branch_summary":
-      title = "Branch summary";
-      break;
-    case "custom_message":
-      title = "Custom message";
-      break;
-    case "model_change":
-      title = "Model";
-      break;
-    case "thinking_level_change":
-      title = "Thinking level";
-      break;
-    case "label":
-      title = "Label";
-      break;
-    case "session_info":
-      title = "Session name";
-      break;
-    case "custom":
-      title = "Custom";
-      break;
-    case "context_edit":
-      title = `Context edit → ${node.targetId ?? "?"}`;
-      break;
-    case "usage":
-      title = "Usage";
-      break;
-    default:
-      title = `Unknown · ${node.type}`;
-      classes.push("kind-unknown");
-  }
-  return { className: classes.join(" "), title };
+  const isMessage = node.type === "message";
+  const kindClass = `kind-${isMessage ? (node.role ?? "unknown") : node.type}`;
+  const { title, variant } = isMessage ? messageLook(node) : entryLook(node);
+  return { className: variant === undefined ? kindClass : `${kindClass} ${variant}`, title };
 }

@@ -5,7 +5,7 @@ import type { SearchHit } from "../../../shared/ipc/contract.ts";
 import { focusGraph } from "../graph/session-graph.tsx";
 import { useController, useLibrary, useSession } from "../state/hooks.tsx";
 import type { LibrarySort } from "../state/stores.ts";
-import { displayName, libraryGroups } from "./library-view.ts";
+import { displayName, type LibraryGroup, type LibraryRow, libraryGroups } from "./library-view.ts";
 
 const SORTS: { value: LibrarySort; label: string }[] = [
   { value: "recent", label: "Recent" },
@@ -48,6 +48,68 @@ function ScanProgress() {
 const NO_PROJECT = "No project (files without a session header)";
 
 export function LibrarySidebar() {
+  return (
+    <nav className="library" aria-label="Library">
+      <LibraryHeader />
+      <LibraryBody />
+    </nav>
+  );
+}
+
+/** The title with Rescan, the search box, the sort and filter options, and the scan's progress. */
+function LibraryHeader() {
+  const controller = useController();
+  const demo = useLibrary((s) => s.listing?.demo ?? false);
+  const sort = useLibrary((s) => s.sort);
+  const namedOnly = useLibrary((s) => s.namedOnly);
+  const searchText = useLibrary((s) => s.searchText);
+  const searching = useLibrary((s) => s.searching);
+  return (
+    <header className="library-header">
+      <div className="library-title">
+        <strong>Sessions</strong>
+        {demo ? <span className="badge">demo</span> : null}
+        <span className="spacer" />
+        <button type="button" onClick={() => void controller.rescan()} title="Scan again">
+          Rescan
+        </button>
+      </div>
+      <input
+        type="search"
+        aria-label="Search sessions"
+        placeholder="Search sessions"
+        value={searchText}
+        onChange={(event) => controller.setLibrarySearch(event.target.value)}
+      />
+      <div className="library-options">
+        <select
+          aria-label="Sort sessions"
+          value={sort}
+          onChange={(event) => controller.setSort(event.target.value as LibrarySort)}
+        >
+          {SORTS.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={namedOnly}
+            onChange={(event) => controller.setNamedOnly(event.target.checked)}
+          />
+          named only
+        </label>
+        {searching ? <span className="muted">searching…</span> : null}
+      </div>
+      <ScanProgress />
+    </header>
+  );
+}
+
+/** The sessions by project, or what stands in for them: the error, the loading note, the empty states. */
+function LibraryBody() {
   const controller = useController();
   const status = useLibrary((s) => s.status);
   const error = useLibrary((s) => s.error);
@@ -56,17 +118,14 @@ export function LibrarySidebar() {
   const namedOnly = useLibrary((s) => s.namedOnly);
   const searchText = useLibrary((s) => s.searchText);
   const searchHits = useLibrary((s) => s.searchHits);
-  const searching = useLibrary((s) => s.searching);
-  const openId = useSession((s) => s.view?.sessionId ?? s.openingId);
   const groups = useMemo(
     () => (listing ? libraryGroups(listing, { sort, namedOnly, searchText, searchHits }) : []),
     [listing, sort, namedOnly, searchText, searchHits],
   );
   const total = listing?.projects.reduce((sum, project) => sum + project.sessions.length, 0) ?? 0;
 
-  let body: ReactNode;
-  if (status === "error" && !listing) {
-    body = (
+  if (status === "error" && !listing)
+    return (
       <div className="error-view" role="alert">
         <p>The library could not be read: {error}</p>
         <button type="button" onClick={() => void controller.loadLibrary()}>
@@ -74,106 +133,68 @@ export function LibrarySidebar() {
         </button>
       </div>
     );
-  } else if (!listing) body = <div className="loading">Looking for sessions…</div>;
-  else if (total === 0)
-    body = (
+  if (!listing) return <div className="loading">Looking for sessions…</div>;
+  if (total === 0)
+    return (
       <div className="empty">
         {listing.scanning ? "Reading session files…" : "No Pi sessions were found."}
       </div>
     );
-  else if (groups.length === 0) body = <div className="empty">No session matches.</div>;
-  else
-    body = (
-      <ul className="project-list">
-        {groups.map((group) => (
-          <li key={group.projectId} className="project">
-            <div className="project-name" title={group.cwd || NO_PROJECT}>
-              {/* Isolated: the right-to-left box (an ellipsis at the start) must not move a leading "/" to the end. */}
-              <bdi>{group.cwd || NO_PROJECT}</bdi>
-            </div>
-            <ul className="session-list">
-              {group.rows.map(({ item, depth, hit }) => (
-                <li key={item.sessionId}>
-                  <button
-                    type="button"
-                    className={`session-row depth-${Math.min(depth, 6)}${item.sessionId === openId ? " open" : ""}${item.error ? " broken" : ""}`}
-                    aria-current={item.sessionId === openId ? "true" : undefined}
-                    data-session-id={item.sessionId}
-                    title={item.path}
-                    // A full-text hit opens its session at the entry that matched (ids of unreadable lines are not entries).
-                    onClick={() =>
-                      void controller.openSession(item.sessionId, hitEntry(hit)).then(focusGraph)
-                    }
-                  >
-                    <span className="session-name">
-                      {depth > 0 ? <span className="fork-mark">↳ </span> : null}
-                      {displayName(item)}
-                    </span>
-                    <span className="session-meta muted">
-                      {formatDate(item.modified)} · {item.messageCount} msgs · {formatSize(item.bytes)}
-                    </span>
-                    {item.error ? <span className="error-text">{item.error}</span> : null}
-                    {!item.error && item.damagedLines > 0 ? (
-                      <span className="damage-note">
-                        {item.damagedLines === 1
-                          ? "1 unreadable line"
-                          : `${item.damagedLines} unreadable lines`}
-                      </span>
-                    ) : null}
-                    {hit ? <Snippet hit={hit} /> : null}
-                  </button>
-                </li>
-              ))}
-            </ul>
-          </li>
-        ))}
-      </ul>
-    );
+  if (groups.length === 0) return <div className="empty">No session matches.</div>;
+  return <ProjectList groups={groups} />;
+}
 
+function ProjectList({ groups }: { groups: LibraryGroup[] }) {
+  const openId = useSession((s) => s.view?.sessionId ?? s.openingId);
   return (
-    <nav className="library" aria-label="Library">
-      <header className="library-header">
-        <div className="library-title">
-          <strong>Sessions</strong>
-          {listing?.demo ? <span className="badge">demo</span> : null}
-          <span className="spacer" />
-          <button type="button" onClick={() => void controller.rescan()} title="Scan again">
-            Rescan
-          </button>
-        </div>
-        <input
-          type="search"
-          aria-label="Search sessions"
-          placeholder="Search sessions"
-          value={searchText}
-          onChange={(event) => controller.setLibrarySearch(event.target.value)}
-        />
-        <div className="library-options">
-          <select
-            aria-label="Sort sessions"
-            value={sort}
-            onChange={(event) => controller.setSort(event.target.value as LibrarySort)}
-          >
-            {SORTS.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
+    <ul className="project-list">
+      {groups.map((group) => (
+        <li key={group.projectId} className="project">
+          <div className="project-name" title={group.cwd || NO_PROJECT}>
+            {/* Isolated: the right-to-left box (an ellipsis at the start) must not move a leading "/" to the end. */}
+            <bdi>{group.cwd || NO_PROJECT}</bdi>
+          </div>
+          <ul className="session-list">
+            {group.rows.map((row) => (
+              <SessionRow key={row.item.sessionId} row={row} open={row.item.sessionId === openId} />
             ))}
-          </select>
-          <label className="checkbox">
-            <input
-              type="checkbox"
-              checked={namedOnly}
-              onChange={(event) => controller.setNamedOnly(event.target.checked)}
-            />
-            named only
-          </label>
-          {searching ? <span className="muted">searching…</span> : null}
-        </div>
-        <ScanProgress />
-      </header>
-      {body}
-    </nav>
+          </ul>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** One session: a button that opens it, with its name, its figures, its damage and the search hit in it. */
+function SessionRow({ row: { item, depth, hit }, open }: { row: LibraryRow; open: boolean }) {
+  const controller = useController();
+  return (
+    <li>
+      <button
+        type="button"
+        className={`session-row depth-${Math.min(depth, 6)}${open ? " open" : ""}${item.error ? " broken" : ""}`}
+        aria-current={open ? "true" : undefined}
+        data-session-id={item.sessionId}
+        title={item.path}
+        // A full-text hit opens its session at the entry that matched (ids of unreadable lines are not entries).
+        onClick={() => void controller.openSession(item.sessionId, hitEntry(hit)).then(focusGraph)}
+      >
+        <span className="session-name">
+          {depth > 0 ? <span className="fork-mark">↳ </span> : null}
+          {displayName(item)}
+        </span>
+        <span className="session-meta muted">
+          {formatDate(item.modified)} · {item.messageCount} msgs · {formatSize(item.bytes)}
+        </span>
+        {item.error ? <span className="error-text">{item.error}</span> : null}
+        {!item.error && item.damagedLines > 0 ? (
+          <span className="damage-note">
+            {item.damagedLines === 1 ? "1 unreadable line" : `${item.damagedLines} unreadable lines`}
+          </span>
+        ) : null}
+        {hit ? <Snippet hit={hit} /> : null}
+      </button>
+    </li>
   );
 }
 

@@ -19,6 +19,7 @@ import type { ContextView } from "../../../shared/ipc/contract.ts";
 import { messageToLlm } from "../../../shared/session/index.ts";
 import { useContextPreview, useController, useSession } from "../state/hooks.tsx";
 import type { ContextMode } from "../state/stores.ts";
+import { ContextHeader } from "./context-header.tsx";
 import { MessageView, type ShownWhole, ShownWholeContext } from "./message-view.tsx";
 
 /** Up to this many messages are rendered plainly; more are virtualised. */
@@ -50,112 +51,6 @@ export function previewItems(view: ContextView, mode: ContextMode): PreviewItem[
     message,
     tokenEstimate: null,
   }));
-}
-
-function ContextHeader({ view, mode }: { view: ContextView; mode: ContextMode }) {
-  const controller = useController();
-  const count = mode === "llm" && view.llm ? view.llm.length : view.messages.length;
-  return (
-    <header className="preview-header">
-      <div className="preview-toolbar">
-        <fieldset className="segmented" aria-label="Context form">
-          <button
-            type="button"
-            aria-pressed={mode === "agent"}
-            onClick={() => controller.setContextMode("agent")}
-          >
-            Agent messages
-          </button>
-          <button
-            type="button"
-            aria-pressed={mode === "llm"}
-            onClick={() => controller.setContextMode("llm")}
-          >
-            What the model sees
-          </button>
-        </fieldset>
-        <span className="spacer" />
-        <button type="button" onClick={() => void controller.copyContext("json")}>
-          Copy JSON
-        </button>
-        <button type="button" onClick={() => void controller.copyContext("markdown")}>
-          Copy Markdown
-        </button>
-      </div>
-      <dl className="facts">
-        <div>
-          <dt>Model</dt>
-          <dd>{view.model ? `${view.model.provider}/${view.model.modelId}` : "none"}</dd>
-        </div>
-        <div>
-          <dt>Thinking</dt>
-          <dd>{view.thinkingLevel}</dd>
-        </div>
-        <div>
-          <dt>Messages</dt>
-          <dd data-testid="message-count">{count.toLocaleString()}</dd>
-        </div>
-        <div>
-          <dt>Estimated tokens</dt>
-          <dd>~{view.tokenEstimate.toLocaleString()}</dd>
-        </div>
-        {view.lastInputTokens !== null ? (
-          <div>
-            <dt>Last input tokens</dt>
-            <dd>{view.lastInputTokens.toLocaleString()}</dd>
-          </div>
-        ) : null}
-      </dl>
-      {view.compaction ? (
-        <p className="compaction-note">
-          Compaction{" "}
-          <button
-            type="button"
-            className="link-button"
-            onClick={() => controller.reveal(view.compaction!.entryId)}
-          >
-            {view.compaction.entryId}
-          </button>{" "}
-          in effect ({view.compaction.tokensBefore.toLocaleString()} tokens before); kept from{" "}
-          <button
-            type="button"
-            className="link-button"
-            onClick={() => controller.reveal(view.compaction!.firstKeptEntryId)}
-          >
-            {view.compaction.firstKeptEntryId}
-          </button>
-          {view.compaction.firstKeptOnPath
-            ? ""
-            : " (not on this path: nothing before the compaction is kept)"}
-          .
-        </p>
-      ) : null}
-      {view.edits.length > 0 ? (
-        <details className="edits-note">
-          <summary>
-            {view.edits.length} context edit{view.edits.length === 1 ? "" : "s"} applied
-          </summary>
-          <ul>
-            {view.edits.map((edit) => (
-              <li key={edit.editId}>
-                <button type="button" className="link-button" onClick={() => controller.reveal(edit.editId)}>
-                  {edit.editId}
-                </button>{" "}
-                {edit.drop ? "drops" : "replaces"}{" "}
-                <button
-                  type="button"
-                  className="link-button"
-                  onClick={() => controller.reveal(edit.targetId)}
-                >
-                  {edit.targetId}
-                </button>
-              </li>
-            ))}
-          </ul>
-        </details>
-      ) : null}
-    </header>
-  );
 }
 
 /** How far an arrow key scrolls, about as far as a browser's own. */

@@ -113,10 +113,14 @@ export interface GraphSelectors {
   pathSet(state: SessionState): PathIds;
 }
 
-export function createGraphSelectors(): GraphSelectors {
-  // Parents and children as index arrays: the passes over every node look up no ids.
-  const indexed = memoLast(indexView);
-  const nodesById = (view: SessionView) => indexed(view).byId;
+type Indexed = (view: SessionView) => IndexedNodes<TreeNodeView>;
+type Matches = (view: SessionView, query: string, fullText: FullTextMatches | null) => ReadonlySet<string>;
+
+/**
+ * The entries matching a query: by the text the renderer holds of them, and by
+ * the main process's full-text answer once it is for this query.
+ */
+function createMatches(indexed: Indexed): Matches {
   const texts = memoLast(searchableTexts);
   const previewMatches = memoLast((view: SessionView, query: string): ReadonlySet<string> => {
     const words = searchWords(query);
@@ -125,17 +129,21 @@ export function createGraphSelectors(): GraphSelectors {
     for (const [id, text] of texts(view)) if (words.every((word) => text.includes(word))) found.add(id);
     return found;
   });
-  const matches = memoLast(
+  return memoLast(
     (view: SessionView, query: string, fullText: FullTextMatches | null): ReadonlySet<string> => {
       const found = previewMatches(view, query);
       if (fullText === null || fullText.query !== searchKey(query) || fullText.ids.size === 0) return found;
-      const byId = nodesById(view);
+      const byId = indexed(view).byId;
       const all = new Set(found);
       for (const id of fullText.ids) if (byId.has(id)) all.add(id);
       return all;
     },
   );
-  const visible = memoLast(
+}
+
+/** Pi's /tree filter over the view, with folds and (when the search filters) only the matches. */
+function createVisible(indexed: Indexed) {
+  return memoLast(
     (
       view: SessionView,
       mode: SessionState["filterMode"],
@@ -149,10 +157,11 @@ export function createGraphSelectors(): GraphSelectors {
         matches: onlyMatches,
       }),
   );
-  const matchOrder = memoLast((tree: VisibleTree, found: ReadonlySet<string>) =>
-    found.size === 0 ? [] : tree.order.filter((id) => found.has(id)),
-  );
-  const folded = memoLast(
+}
+
+/** Chains folded into one node, except entries worth seeing on their own: the leaf, labels, matches, folds. */
+function createFolded() {
+  return memoLast(
     (
       tree: VisibleTree,
       view: SessionView,
@@ -166,20 +175,30 @@ export function createGraphSelectors(): GraphSelectors {
       });
     },
   );
-  /**
-   * The rows of the last layout of this session and filter: the next one
-   * keeps them, so appends, searches and chains opening never move a drawn
-   * row. A new open (or reload) of the session, or another filter, starts
-   * afresh (the leaf's branch first again).
-   */
+}
+
+/**
+ * The layout, keeping the rows of the last layout of this session and filter:
+ * appends, searches and chains opening never move a drawn row. A new open (or
+ * reload) of the session, or another filter, starts afresh (the leaf's branch
+ * first again).
+ */
+function createLayout() {
   let lastRows: { key: string; rows: Layout["rows"] } | null = null;
-  const layout = memoLast((graph: FoldedGraph, direction: LayoutDirection, key: string) => {
+  return memoLast((graph: FoldedGraph, direction: LayoutDirection, key: string) => {
     const previous = lastRows?.key === key ? lastRows : undefined;
     const drawn = layoutGraph(graph, { ...DEFAULT_LAYOUT, direction }, previous);
     lastRows = { key, rows: drawn.rows };
     return drawn;
   });
-  const model = memoLast(
+}
+
+/** The steps' results gathered into one model, with the match order and where the leaf shows. */
+function createModel(indexed: Indexed) {
+  const matchOrder = memoLast((tree: VisibleTree, found: ReadonlySet<string>) =>
+    found.size === 0 ? [] : tree.order.filter((id) => found.has(id)),
+  );
+  return memoLast(
     (
       view: SessionView,
       tree: VisibleTree,
@@ -188,11 +207,11 @@ export function createGraphSelectors(): GraphSelectors {
       drawn: Layout,
     ): GraphModel => {
       const positions = tree.position;
-      const host =
-        view.leafId === null ? null : nearestVisible(nodesById(view), positions, tree, view.leafId);
+      const nodesById = indexed(view).byId;
+      const host = view.leafId === null ? null : nearestVisible(nodesById, positions, tree, view.leafId);
       return {
         view,
-        nodesById: nodesById(view),
+        nodesById,
         visible: tree,
         position: positions,
         matches: found,
@@ -203,7 +222,11 @@ export function createGraphSelectors(): GraphSelectors {
       };
     },
   );
-  const path = memoLast((view: SessionView, selectedId: string | null): PathIds => {
+}
+
+/** The root-to-selection path, marked along parent positions. */
+function createPath(indexed: Indexed) {
+  return memoLast((view: SessionView, selectedId: string | null): PathIds => {
     // Along parent positions: a path can be 100k entries long, a set of their ids ~20 ms.
     const { indexOf, parent } = indexed(view);
     const onPath = new Uint8Array(indexed(view).count);
@@ -216,6 +239,17 @@ export function createGraphSelectors(): GraphSelectors {
       },
     };
   });
+}
+
+export function createGraphSelectors(): GraphSelectors {
+  // Parents and children as index arrays: the passes over every node look up no ids.
+  const indexed = memoLast(indexView);
+  const matches = createMatches(indexed);
+  const visible = createVisible(indexed);
+  const folded = createFolded();
+  const layout = createLayout();
+  const model = createModel(indexed);
+  const path = createPath(indexed);
   return {
     model(state) {
       const view = state.view;
