@@ -14,7 +14,7 @@
 import { firstUserText } from "../../shared/ipc/views.ts";
 import type { EntryReader } from "../../shared/session/entry-reader.ts";
 import type { SessionIndex } from "../../shared/session/tree-index.ts";
-import { type Disposable, DisposableObject, toDisposable } from "./disposable.ts";
+import { type Disposable, DisposableObject, toDisposable } from "../../shared/lifecycle/disposable.ts";
 import { StaleContextError, type StaleReason } from "./errors.ts";
 import type { AppendOutcome, OpenSession, SessionAppendEvent, SessionReloadEvent } from "./open-session.ts";
 import type { CwdServices } from "./services.ts";

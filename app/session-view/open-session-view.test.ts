@@ -16,7 +16,7 @@ import { decodeResult, encodeResult, stringifyWire } from "../../shared/ipc/wire
 import { inMemoryEntryReader, readSession } from "../../shared/session/index.ts";
 import type { ArborHost } from "../ipc/host.ts";
 import { collect, followedView, items, hostsInTempFolder, waitForEvent } from "../ipc/testing.ts";
-import { type Disposable, setDisposableTracker } from "../runtime/disposable.ts";
+import { type Disposable, setDisposableTracker } from "../../shared/lifecycle/disposable.ts";
 import { storeSessionFactory } from "../runtime/store-session.ts";
 import { encodedCwd, SAMPLE_IDS, writeLinearSession, writeSampleSession } from "../runtime/testing.ts";
 import { openSessionFile } from "../store/open-session-file.ts";

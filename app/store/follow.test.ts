@@ -142,9 +142,9 @@ describe("SessionStore.sync", () => {
     const { path } = baseFile();
     const store = SessionStore.open(path);
     const heard: string[] = [];
-    const unsubscribe = store.onDidAppend(() => heard.push("first"));
+    const first = store.onDidAppend(() => heard.push("first"));
     const second = store.onDidAppend(() => heard.push("second"));
-    unsubscribe();
+    first.dispose();
     appendFileSync(path, `${userLine("u2", "a1", "x", 3)}\n`);
     store.sync();
     second.dispose();
