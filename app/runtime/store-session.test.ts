@@ -23,6 +23,9 @@ import type { OpenSession, SessionAppendEvent, SessionReloadEvent } from "./open
 import { openStoreSession, type StoreSession, storeSessionFactory } from "./store-session.ts";
 import { nextEvent } from "../store/testing/files.ts";
 import { SAMPLE_IDS, tempFolder, writeLinearSession, writeSampleSession } from "./testing.ts";
+import { ensureNoLeaks } from "../../shared/lifecycle/testing.ts";
+
+ensureNoLeaks();
 
 let folder: ReturnType<typeof tempFolder>;
 let path: string;

@@ -8,7 +8,8 @@
 import { type Disposable, type DisposableTracker, setDisposableTracker } from "./disposable.ts";
 
 interface Tracked {
-  stack: string | undefined;
+  /** Formatted only when reported: capturing is cheap, formatting is not. */
+  createdAt: Error | undefined;
   owner: Disposable | null;
 }
 
@@ -34,8 +35,8 @@ export class LeakTracker implements DisposableTracker {
 
   created(disposable: Disposable): void {
     this.total += 1;
-    const stack = this.stacks ? new Error("created here").stack : undefined;
-    this.alive.set(disposable, { stack, owner: null });
+    const createdAt = this.stacks ? new Error("created here") : undefined;
+    this.alive.set(disposable, { createdAt, owner: null });
   }
 
   disposed(disposable: Disposable): void {
@@ -68,7 +69,7 @@ export class LeakTracker implements DisposableTracker {
     for (const [disposable, tracked] of this.alive) {
       if (rootSet.has(disposable)) continue;
       if (tracked.owner !== null && this.alive.has(tracked.owner)) continue;
-      leaks.push({ disposable, stack: tracked.stack });
+      leaks.push({ disposable, stack: tracked.createdAt?.stack });
     }
     return leaks;
   }
