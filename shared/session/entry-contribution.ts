@@ -106,7 +106,7 @@ export function entryToContextMessages(entry: SessionEntry): AgentMessage[] {
  * (assistant and tool result) a string as one text block; `null`: the
  * message is not edited, as in Pi.
  */
-const EDITED_CONTENT: Record<KnownRole, "as-is" | "blocks" | null> = {
+export const EDITED_CONTENT: Record<KnownRole, "as-is" | "blocks" | null> = {
   user: "as-is",
   custom: "as-is",
   assistant: "blocks",
@@ -137,4 +137,35 @@ export function projectContextEntry(entry: SessionEntry, edit: ContextEditEntry 
 
 function isoToMillis(timestamp: unknown): number {
   return new Date(timestamp as string).getTime();
+}
+
+/**
+ * The role of what an entry contributes to the context, for a context edit:
+ * a message's own role, a custom message's "custom"; none for the other
+ * types (Pi edits no summary, setting or unknown entry).
+ */
+export function editableRole(entry: SessionEntry): KnownRole | null {
+  if (!isKnownEntryType(entry.type)) return null;
+  switch (entry.type) {
+    case "message": {
+      const message: unknown = entry.message;
+      const role =
+        typeof message === "object" && message !== null ? (message as { role?: unknown }).role : null;
+      return isKnownRole(role) ? role : null;
+    }
+    case "custom_message":
+      return "custom";
+    case "model_change":
+    case "thinking_level_change":
+    case "compaction":
+    case "branch_summary":
+    case "custom":
+    case "label":
+    case "session_info":
+    case "usage":
+    case "context_edit":
+      return null;
+    default:
+      return assertNever(entry, "entry type");
+  }
 }

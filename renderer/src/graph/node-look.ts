@@ -1,6 +1,12 @@
 /** What an entry looks like in the graph: a title and a style class from its kind. Pure. */
 
 import type { TreeNodeView } from "../../../shared/ipc/contract.ts";
+import {
+  assertNever,
+  isKnownEntryType,
+  isKnownRole,
+  type KnownEntryType,
+} from "../../../shared/session/types.ts";
 
 export interface NodeLook {
   /** Style classes: `kind-<kind>` plus variants (tool-call-only, error, aborted). */
@@ -14,86 +20,87 @@ function thousands(tokens: number): string {
 
 export function nodeLook(node: TreeNodeView): NodeLook {
   const classes = [`kind-${node.type === "message" ? (node.role ?? "unknown") : node.type}`];
+  const type = node.type;
   let title: string;
-  switch (node.type) {
-    case "message":
-      switch (node.role) {
-        case "user":
-          title = "User";
-          break;
-        case "assistant":
-          if (node.stopReason === "aborted") {
-            title = "Assistant · aborted";
-            classes.push("aborted");
-          } else if (node.isError) {
-            title = "Assistant · error";
-            classes.push("error");
-          } else if (node.toolCallsOnly) {
-            title = `Tool call · ${node.toolNames.join(", ")}`;
-            classes.push("tool-call-only");
-          } else title = "Assistant";
-          break;
-        case "toolResult":
-          title = `Result · ${node.toolNames[0] ?? "tool"}`;
-          if (node.isError) {
-            title += " · error";
-            classes.push("error");
-          }
-          break;
-        case "bashExecution":
-          title = node.isError ? "Bash · failed" : "Bash";
-          if (node.isError) classes.push("error");
-          break;
-        case "custom":
-          title = "Custom message";
-          break;
-        case "branchSummary":
-          title = "Branch summary";
-          break;
-        case "compactionSummary":
-          title = "Compaction summary";
-          break;
-        case "system":
-          title = "System";
-          break;
-        default:
-          title = `Message · ${node.role ?? "no role"}`;
-          classes.push("unknown");
-      }
-      break;
-    case "compaction":
-      title = `Compaction · ${thousands(node.tokensBefore ?? 0)} tokens before`;
-      break;
-    case "branch_summary":
-      title = "Branch summary";
-      break;
-    case "custom_message":
-      title = "Custom message";
-      break;
-    case "model_change":
-      title = "Model";
-      break;
-    case "thinking_level_change":
-      title = "Thinking level";
-      break;
-    case "label":
-      title = "Label";
-      break;
-    case "session_info":
-      title = "Session name";
-      break;
-    case "custom":
-      title = "Custom";
-      break;
-    case "context_edit":
-      title = `Context edit → ${node.targetId ?? "?"}`;
-      break;
-    case "usage":
-      title = "Usage";
-      break;
-    default:
-      title = `Unknown · ${node.type}`;
-      classes.push("kind-unknown");
+  if (isKnownEntryType(type)) {
+    title = entryTitle(node, type, classes);
+  } else {
+    title = `Unknown · ${type}`;
+    classes.push("kind-unknown");
   }
   return { className: classes.join(" "), title };
+}
+
+function entryTitle(node: TreeNodeView, type: KnownEntryType, classes: string[]): string {
+  switch (type) {
+    case "message":
+      return messageTitle(node, classes);
+    case "compaction":
+      return `Compaction · ${thousands(node.tokensBefore ?? 0)} tokens before`;
+    case "branch_summary":
+      return "Branch summary";
+    case "custom_message":
+      return "Custom message";
+    case "model_change":
+      return "Model";
+    case "thinking_level_change":
+      return "Thinking level";
+    case "label":
+      return "Label";
+    case "session_info":
+      return "Session name";
+    case "custom":
+      return "Custom";
+    case "context_edit":
+      return `Context edit → ${node.targetId ?? "?"}`;
+    case "usage":
+      return "Usage";
+    default:
+      return assertNever(type, "entry type");
+  }
+}
+
+function messageTitle(node: TreeNodeView, classes: string[]): string {
+  const role = node.role;
+  if (!isKnownRole(role)) {
+    classes.push("unknown");
+    return `Message · ${role ?? "no role"}`;
+  }
+  switch (role) {
+    case "user":
+      return "User";
+    case "assistant":
+      if (node.stopReason === "aborted") {
+        classes.push("aborted");
+        return "Assistant · aborted";
+      }
+      if (node.isError) {
+        classes.push("error");
+        return "Assistant · error";
+      }
+      if (node.toolCallsOnly) {
+        classes.push("tool-call-only");
+        return `Tool call · ${node.toolNames.join(", ")}`;
+      }
+      return "Assistant";
+    case "toolResult":
+      if (node.isError) {
+        classes.push("error");
+        return `Result · ${node.toolNames[0] ?? "tool"} · error`;
+      }
+      return `Result · ${node.toolNames[0] ?? "tool"}`;
+    case "bashExecution":
+      if (node.isError) classes.push("error");
+      return node.isError ? "Bash · failed" : "Bash";
+    case "custom":
+      return "Custom message";
+    case "branchSummary":
+      return "Branch summary";
+    case "compactionSummary":
+      return "Compaction summary";
+    case "system":
+      return "System";
+    default:
+      return assertNever(role, "message role");
+  }
 }
