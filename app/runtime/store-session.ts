@@ -2,10 +2,9 @@
  * `OpenSession` over `app/store`'s `SessionStore`: the store reads the file,
  * follows it and reloads it when it is truncated, replaced, deleted,
  * re-created or rewritten; `append.ts` makes the only writes into it. This
- * wrapper only translates: store events into the runtime's `Event`s (owned
- * disposables, so the leak tracker sees them), `follow()` into a disposable,
- * and label and name changes into `store.append` as children of the file's
- * leaf.
+ * wrapper owns the store and only translates: the store's events into the
+ * session's (node ids instead of nodes), `follow()` into a disposable, and
+ * label and name changes into `store.append` as children of the file's leaf.
  */
 
 import type { EntryReader } from "../../shared/session/entry-reader.ts";
