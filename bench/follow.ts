@@ -125,10 +125,10 @@ async function measure(source: string, name: string, mode: ParseMode | undefined
         const { id, line } = entryLine(store.index.leafId);
         const delivered = new Promise<void>((resolve, reject) => {
           const timer = setTimeout(() => reject(new Error(`no append event for ${id}`)), 5000);
-          const off = store.onDidAppend((event) => {
+          const subscription = store.onDidAppend((event) => {
             if (event.added.some((node) => node.id === id)) {
               clearTimeout(timer);
-              off();
+              subscription.dispose();
               resolve();
             }
           });

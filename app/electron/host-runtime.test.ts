@@ -9,13 +9,18 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ArborError, type EventName } from "../../shared/ipc/contract.ts";
 import { decodeSessionView, type WireSessionView } from "../../shared/ipc/wire.ts";
 import { dispatch } from "../ipc/bind.ts";
+import { createSharedHostParts } from "../ipc/host.ts";
 import { encodedCwd, SAMPLE_IDS, tempFolder, writeSampleSession } from "../runtime/testing.ts";
 import { createHostWindowRuntimes } from "./host-runtime.ts";
 import type { WindowRuntime } from "./window-runtime.ts";
+import { ensureNoLeaks } from "../../shared/lifecycle/testing.ts";
+
+ensureNoLeaks();
 
 let folder: ReturnType<typeof tempFolder>;
 let sessionPath: string;
 let runtime: WindowRuntime | undefined;
+let shared: ReturnType<typeof createSharedHostParts>;
 let events: { name: EventName; payload: unknown }[];
 let titles: string[];
 
@@ -26,19 +31,18 @@ beforeEach(() => {
   writeSampleSession(sessionPath);
   events = [];
   titles = [];
-  runtime = createHostWindowRuntimes({
-    version: "9.9.9",
-    dataDir: join(folder.path, "user-data"),
-    roots: [root],
-    demo: false,
-  })({
+  const dataDir = join(folder.path, "user-data");
+  // What the app's windows share lives as long as the app: here, as long as the test.
+  shared = createSharedHostParts({ dataDir, roots: [root] });
+  runtime = createHostWindowRuntimes({ version: "9.9.9", dataDir, roots: [root], demo: false, shared })({
     emit: (name, payload) => events.push({ name, payload }),
     setTitle: (title) => titles.push(title),
   });
 });
 
-afterEach(() => {
-  runtime?.dispose();
+afterEach(async () => {
+  await runtime?.close();
+  await shared.dispose();
   folder.cleanup();
 });
 

@@ -50,9 +50,9 @@ export function createHostWindowRuntimes(options: HostRuntimeOptions): CreateWin
           );
         }
       },
-      dispose() {
+      close() {
         events.dispose();
-        void host.close();
+        return host.close();
       },
     };
   };

@@ -157,7 +157,7 @@ function openWindow(): ShellWindow {
   windows.set(id, shellWindow);
   window.on("closed", () => {
     windows.delete(id);
-    shellWindow.runtime.dispose();
+    void shellWindow.runtime.close();
   });
   return shellWindow;
 }

@@ -15,8 +15,8 @@ export interface WindowRuntime {
   openSessionFile(path: string): Promise<void>;
   /** File > New Session: a new session in the project of the one on view. */
   newSession(): Promise<void>;
-  /** The window closed: stop following files, dispose contexts. */
-  dispose(): void;
+  /** The window closed: stop following files, dispose contexts; resolves once all is released. */
+  close(): Promise<void>;
 }
 
 export interface WindowRuntimeContext {

@@ -33,6 +33,7 @@ import {
   readSession,
   type SessionIndex,
 } from "../../shared/session/index.ts";
+import { ensureNoLeaks } from "../../shared/lifecycle/testing.ts";
 import { generateSession } from "../../shared/session/testing/generate-session.ts";
 import {
   encodedCwd,
@@ -149,6 +150,8 @@ export function runContractSuite(
   transport: "electron" | "serve",
 ): void {
   describe(title, () => {
+    // One host serves every test of the suite: checked once, after it closed.
+    ensureNoLeaks({ per: "suite" });
     let folder: ReturnType<typeof tempFolder>;
     let made: MadeClient;
     let client: ArborClient;

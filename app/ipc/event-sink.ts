@@ -1,7 +1,8 @@
 /** Where the handlers send contract events; each transport subscribes and forwards them to its clients. */
 
 import type { ArborEvents, EventName } from "../../shared/ipc/contract.ts";
-import { type Disposable, toDisposable } from "../runtime/disposable.ts";
+import type { Disposable } from "../../shared/lifecycle/disposable.ts";
+import { Emitter } from "../../shared/lifecycle/event.ts";
 
 export interface EventSink {
   emit<E extends EventName>(name: E, payload: ArborEvents[E]): void;
@@ -10,31 +11,35 @@ export interface EventSink {
 /** Sees every event; `payload` is `ArborEvents[name]`. */
 export type EventListener = (name: EventName, payload: ArborEvents[EventName]) => void;
 
-/** An `EventSink` that fans events out to every subscriber (one per connected client or window). */
-export interface EventHub extends EventSink {
+/**
+ * An `EventSink` that fans events out to every subscriber (one per connected
+ * client or window). Disposing it drops the subscribers; their subscriptions
+ * stay theirs to dispose.
+ */
+export interface EventHub extends EventSink, Disposable {
   subscribe(listener: EventListener): Disposable;
   readonly subscriberCount: number;
 }
 
+interface SentEvent {
+  name: EventName;
+  payload: ArborEvents[EventName];
+}
+
 export function createEventHub(onListenerError: (error: unknown) => void = () => {}): EventHub {
-  const listeners = new Set<EventListener>();
+  const sent = new Emitter<SentEvent>(onListenerError);
   return {
     emit(name, payload) {
-      for (const listener of [...listeners]) {
-        try {
-          listener(name, payload);
-        } catch (error) {
-          onListenerError(error);
-        }
-      }
+      sent.fire({ name, payload });
     },
     subscribe(listener) {
-      const wrapped: EventListener = (name, payload) => listener(name, payload);
-      listeners.add(wrapped);
-      return toDisposable(() => listeners.delete(wrapped));
+      return sent.event((event) => listener(event.name, event.payload));
     },
     get subscriberCount() {
-      return listeners.size;
+      return sent.listenerCount;
+    },
+    dispose() {
+      sent.dispose();
     },
   };
 }

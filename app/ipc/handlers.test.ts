@@ -17,6 +17,9 @@ import { dispatch } from "./bind.ts";
 import { createEventHub } from "./event-sink.ts";
 import { createWindowServices, preferencesIn } from "./host.ts";
 import { items, request, hostsInTempFolder } from "./testing.ts";
+import { ensureNoLeaks } from "../../shared/lifecycle/testing.ts";
+
+const leaks = ensureNoLeaks();
 
 const fixture = hostsInTempFolder();
 
@@ -84,10 +87,10 @@ describe("errors", () => {
     const services = createWindowServices({
       runtime,
       library: failing,
-      events: createEventHub(),
+      events: leaks.add(createEventHub()),
       transport: "electron",
       version: "0.1.0",
-      preferences: preferencesIn(join(fixture.folder, "preferences")),
+      preferences: leaks.add(preferencesIn(join(fixture.folder, "preferences"))),
       onInternalError,
     });
     const { handlers } = services;

@@ -23,7 +23,7 @@ import { storeSessionFactory } from "../runtime/store-session.ts";
 import { createParseCache, type ParseCache } from "../store/parse-cache.ts";
 import type { ArborHandlers } from "../../shared/ipc/contract.ts";
 import { type DemoSource, LibraryView } from "../library-view/library-view.ts";
-import type { Disposable } from "../runtime/disposable.ts";
+import type { Disposable } from "../../shared/lifecycle/disposable.ts";
 import { SessionActions } from "../session-view/session-actions.ts";
 import { SessionViews } from "../session-view/session-views.ts";
 import { PreferencesFile } from "../preferences/preferences-file.ts";
@@ -194,7 +194,7 @@ export interface ArborHost {
   readonly events: EventHub;
   readonly openMarks: OpenMarks;
   readonly recentSessions: RecentSessions;
-  /** Shuts the session down, then releases the library and everything else. */
+  /** Shuts the session down, then releases the library and everything else (the events last). */
   close(): Promise<void>;
 }
 
@@ -265,6 +265,7 @@ export function createArborHost(options: ArborHostOptions): ArborHost {
           openMarks.dispose();
           if (preferences !== options.preferences) preferences.dispose();
         }
+        events.dispose();
       })();
       return closing;
     },

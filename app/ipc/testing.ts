@@ -18,6 +18,7 @@ import {
 } from "../../shared/ipc/contract.ts";
 import { applySessionDelta } from "../../shared/ipc/session-delta.ts";
 import { decodeResult } from "../../shared/ipc/wire.ts";
+import { ownedByTest } from "../../shared/lifecycle/testing.ts";
 import { encodedCwd, tempFolder } from "../runtime/testing.ts";
 import { type DispatchOptions, type DispatchResult, dispatch } from "./bind.ts";
 import { type ArborHost, type ArborHostOptions, createArborHost } from "./host.ts";
@@ -83,18 +84,20 @@ export function hostsInTempFolder(prefix = "arbor-handlers-"): HostFixture {
 /** Every event `host` sends from now on, in order. */
 export function collect(host: ArborHost): { name: EventName; payload: unknown }[] {
   const seen: { name: EventName; payload: unknown }[] = [];
-  host.events.subscribe((name, payload) => seen.push({ name, payload }));
+  ownedByTest(host.events.subscribe((name, payload) => seen.push({ name, payload })));
   return seen;
 }
 
 /** The next `name` event `host` sends. */
 export function waitForEvent<E extends EventName>(host: ArborHost, name: E): Promise<ArborEvents[E]> {
   return new Promise((resolve) => {
-    const subscription = host.events.subscribe((event, payload) => {
-      if (event !== name) return;
-      subscription.dispose();
-      resolve(payload as ArborEvents[E]);
-    });
+    const subscription = ownedByTest(
+      host.events.subscribe((event, payload) => {
+        if (event !== name) return;
+        subscription.dispose();
+        resolve(payload as ArborEvents[E]);
+      }),
+    );
   });
 }
 
@@ -105,12 +108,14 @@ export const items = (listing: { projects: { sessions: SessionListItem[] }[] }):
 /** The view a window holds: `start`, then each `session.appended` delta of `host` applied to it in turn. */
 export function followedView(host: ArborHost, start: SessionView): { current: SessionView } {
   const followed = { current: start };
-  host.events.subscribe((name, payload) => {
-    if (name !== "session.appended") return;
-    const { delta } = payload as ArborEvents["session.appended"];
-    expect(delta.baseBytes).toBe(followed.current.bytes);
-    followed.current = applySessionDelta(followed.current, delta);
-  });
+  ownedByTest(
+    host.events.subscribe((name, payload) => {
+      if (name !== "session.appended") return;
+      const { delta } = payload as ArborEvents["session.appended"];
+      expect(delta.baseBytes).toBe(followed.current.bytes);
+      followed.current = applySessionDelta(followed.current, delta);
+    }),
+  );
   return followed;
 }
 

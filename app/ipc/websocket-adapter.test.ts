@@ -19,6 +19,9 @@ import { readSession } from "../../shared/session/index.ts";
 import { generateSession } from "../../shared/session/testing/generate-session.ts";
 import { createEventHub, type EventHub } from "./event-sink.ts";
 import { WebSocketAdapter } from "./websocket-adapter.ts";
+import { ensureNoLeaks } from "../../shared/lifecycle/testing.ts";
+
+ensureNoLeaks();
 
 let server: Server;
 let sockets: WebSocketServer;
@@ -54,6 +57,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   adapter.dispose();
+  events.dispose();
   await new Promise((resolve) => sockets.close(resolve));
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));

@@ -17,7 +17,7 @@
 
 import type { WebSocket } from "ws";
 import type { ArborErrorPayload, ArborHandlers } from "../../shared/ipc/contract.ts";
-import { type Disposable, DisposableObject, toDisposable } from "../runtime/disposable.ts";
+import { type Disposable, DisposableObject, NONE, toDisposable } from "../../shared/lifecycle/disposable.ts";
 import { stringifyWire } from "../../shared/ipc/wire-json.ts";
 import { type DispatchOptions, dispatch, wireEvent } from "./bind.ts";
 import type { EventHub } from "./event-sink.ts";
@@ -78,7 +78,7 @@ export class WebSocketAdapter extends DisposableObject {
   accept(socket: WebSocket): Disposable {
     if (this.isDisposed) {
       socket.close(1001, "Arbor is shutting down");
-      return toDisposable(() => {});
+      return NONE;
     }
     this.sockets.add(socket);
     const onMessage = (data: unknown, isBinary: boolean) => {

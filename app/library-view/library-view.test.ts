@@ -14,6 +14,9 @@ import { items, hostsInTempFolder, waitForEvent } from "../ipc/testing.ts";
 import { createSessionLibrary, type SessionLibrary } from "../library/index.ts";
 import { SessionRuntime } from "../runtime/session-runtime.ts";
 import { SAMPLE_IDS, writeSampleSession } from "../runtime/testing.ts";
+import { ensureNoLeaks } from "../../shared/lifecycle/testing.ts";
+
+const leaks = ensureNoLeaks();
 
 const fixture = hostsInTempFolder("arbor-library-view-");
 
@@ -124,10 +127,10 @@ describe("scans after a change", () => {
     const services = createWindowServices({
       runtime,
       library: held,
-      events: createEventHub(),
+      events: leaks.add(createEventHub()),
       transport: "serve",
       version: "0.1.0",
-      preferences: preferencesIn(join(fixture.folder, "preferences")),
+      preferences: leaks.add(preferencesIn(join(fixture.folder, "preferences"))),
     });
     const { library, actions } = services;
     const [item] = items(await library.rescan());

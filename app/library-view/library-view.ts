@@ -11,7 +11,7 @@ import type { LibraryListing, SearchHit } from "../../shared/ipc/contract.ts";
 import type { EventSink } from "../ipc/event-sink.ts";
 import type { IssuedIds } from "../ipc/issued-ids.ts";
 import type { SessionLibrary } from "../library/index.ts";
-import { DisposableObject, toDisposable } from "../runtime/disposable.ts";
+import { DisposableObject, toDisposable } from "../../shared/lifecycle/disposable.ts";
 import type { OpenMarks } from "../runtime/extensions/open-marks.ts";
 import { projectGroups, type RowSources } from "./list-items.ts";
 import { OpenSessionRow } from "./open-session-row.ts";

@@ -6,7 +6,7 @@
 
 import type { EventSink } from "../ipc/event-sink.ts";
 import type { SessionLibrary } from "../library/index.ts";
-import { DisposableObject, toDisposable } from "../runtime/disposable.ts";
+import { DisposableObject, toDisposable } from "../../shared/lifecycle/disposable.ts";
 import { listItem, type RowSources } from "./list-items.ts";
 
 export interface OpenSessionRowOptions {

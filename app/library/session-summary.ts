@@ -11,6 +11,7 @@
  * field and lists the session.
  */
 
+import { assertNever, isKnownEntryType, isKnownRole } from "../../shared/session/types.ts";
 import type { TermSet } from "./tokenize.ts";
 import { HEADER_PROBLEM_TEXT } from "../../shared/session/problems.ts";
 
@@ -70,7 +71,10 @@ export function forEachSearchText(
   visit: (field: SearchField, text: string, toolName: string | undefined) => void,
 ): void {
   if (!isRecord(entry)) return;
-  switch (entry.type) {
+  const type = entry.type;
+  // An unknown type holds nothing the library knows how to search.
+  if (!isKnownEntryType(type)) return;
+  switch (type) {
     case "session_info":
       if (typeof entry.name === "string" && entry.name.trim()) visit("name", entry.name, undefined);
       return;
@@ -80,13 +84,32 @@ export function forEachSearchText(
       return;
     }
     case "message":
-      break;
-    default:
+      forEachMessageText(entry.message, visit);
       return;
+    case "model_change":
+    case "thinking_level_change":
+    case "compaction":
+    case "branch_summary":
+    case "custom":
+    case "label":
+    case "usage":
+    case "context_edit":
+      // Settings, summaries, extension state and edits: the library's search leaves them to the session's.
+      return;
+    default:
+      assertNever(type, "entry type");
   }
-  const message = entry.message;
+}
+
+function forEachMessageText(
+  message: unknown,
+  visit: (field: SearchField, text: string, toolName: string | undefined) => void,
+): void {
   if (!isRecord(message)) return;
-  switch (message.role) {
+  const role = message.role;
+  // An unknown role is shown, never searched.
+  if (!isKnownRole(role)) return;
+  switch (role) {
     case "user": {
       const text = contentText(message.content, "\n");
       if (text) visit("user", text, undefined);
@@ -109,8 +132,15 @@ export function forEachSearchText(
     case "bashExecution":
       if (typeof message.command === "string" && message.command) visit("bash", message.command, undefined);
       return;
-    default:
+    case "toolResult":
+    case "custom":
+    case "branchSummary":
+    case "compactionSummary":
+    case "system":
+      // Tool output, extension messages, summaries and the system prompt are not searched.
       return;
+    default:
+      assertNever(role, "message role");
   }
 }
 

@@ -3,9 +3,11 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { collect, hostsInTempFolder, request } from "../ipc/testing.ts";
 import { createSharedHostParts } from "../ipc/host.ts";
+import { ensureNoLeaks } from "../../shared/lifecycle/testing.ts";
 import { PreferencesFile } from "./preferences-file.ts";
 
 const fixture = hostsInTempFolder("arbor-preferences-");
+ensureNoLeaks();
 
 describe("the preferences file", () => {
   it("keeps a change on disk, and takes the other process's changes made meanwhile", () => {
@@ -20,7 +22,9 @@ describe("the preferences file", () => {
     writeFileSync(path, JSON.stringify({ recentFiles: ["/s/a.jsonl"], theme: "dark" }));
     file.update((current) => ({ ...current, theme: "light" }));
     expect(file.current).toEqual({ recentFiles: ["/s/a.jsonl"], theme: "light" });
-    expect(new PreferencesFile(path).current.theme).toBe("light");
+    const reopened = new PreferencesFile(path);
+    expect(reopened.current.theme).toBe("light");
+    reopened.dispose();
     expect(heard).toEqual(["dark", "light"]);
     listening.dispose();
     file.dispose();

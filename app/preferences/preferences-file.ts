@@ -6,8 +6,8 @@
  * `onDidChange` tells the windows (the theme travels to each renderer).
  */
 
-import { type Disposable, DisposableObject } from "../runtime/disposable.ts";
-import { Emitter, type Event } from "../runtime/event.ts";
+import { type Disposable, DisposableObject } from "../../shared/lifecycle/disposable.ts";
+import { Emitter, type Event } from "../../shared/lifecycle/event.ts";
 import { readFileOrNull, writeFileAtomically } from "./atomic-write.ts";
 import { type AppPreferences, parsePreferences, serializePreferences } from "./preferences.ts";
 

@@ -14,7 +14,7 @@
 import { firstUserText } from "../../shared/ipc/views.ts";
 import type { EntryReader } from "../../shared/session/entry-reader.ts";
 import type { SessionIndex } from "../../shared/session/tree-index.ts";
-import { type Disposable, DisposableObject, toDisposable } from "./disposable.ts";
+import { type Disposable, DisposableObject, toDisposable } from "../../shared/lifecycle/disposable.ts";
 import { StaleContextError, type StaleReason } from "./errors.ts";
 import type { AppendOutcome, OpenSession, SessionAppendEvent, SessionReloadEvent } from "./open-session.ts";
 import type { CwdServices } from "./services.ts";
@@ -136,7 +136,7 @@ export interface ExtensionContext {
   readonly session: SessionAccess;
   readonly runtime: RuntimeActions;
   on<E extends ExtensionEventName>(event: E, handler: ExtensionHandler<E>): Disposable;
-  /** Makes the context own `disposable`: it is disposed when the session closes. */
+  /** Makes the context own `disposable`: it is disposed when the session closes (at once if it has closed). */
   register<T extends Disposable>(disposable: T): T;
 }
 
@@ -209,8 +209,14 @@ export class ContextHost extends DisposableObject {
     );
   }
 
+  /** Owns `disposable`; on a stale context it is disposed at once (nothing else would) and the use throws. */
   own<T extends Disposable>(disposable: T): T {
-    this.live();
+    try {
+      this.live();
+    } catch (error) {
+      disposable.dispose();
+      throw error;
+    }
     return this.register(disposable);
   }
 

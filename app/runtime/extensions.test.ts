@@ -11,6 +11,9 @@ import { createWindowTitleExtension } from "./extensions/window-title.ts";
 import type { SessionAppendEvent } from "./open-session.ts";
 import { SessionRuntime } from "./session-runtime.ts";
 import { SAMPLE_IDS, tempFolder, writeLinearSession, writeSampleSession } from "./testing.ts";
+import { ensureNoLeaks } from "../../shared/lifecycle/testing.ts";
+
+const leaks = ensureNoLeaks();
 
 let folder: ReturnType<typeof tempFolder>;
 let pathA: string;
@@ -78,7 +81,8 @@ describe("recent sessions", () => {
     expect(again.list()).toEqual(recent.list());
     again.forget(pathA);
     expect(
-      createRecentSessions({ dataDir })
+      leaks
+        .add(createRecentSessions({ dataDir }))
         .list()
         .map((item) => item.path),
     ).toEqual([forked]);

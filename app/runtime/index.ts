@@ -1,8 +1,6 @@
 /** The session runtime: one per window, owning its session and everything bound to it. */
 
-export * from "./disposable.ts";
 export * from "./errors.ts";
-export * from "./event.ts";
 export * from "./extension.ts";
 export * from "./extensions/follower.ts";
 export * from "./extensions/open-marks.ts";

@@ -8,8 +8,8 @@
 import type { EntryReader } from "../../shared/session/entry-reader.ts";
 import type { SessionIndex } from "../../shared/session/tree-index.ts";
 import type { SavedView } from "../store/saved-view.ts";
-import type { Disposable } from "./disposable.ts";
-import type { Event } from "./event.ts";
+import type { Disposable } from "../../shared/lifecycle/disposable.ts";
+import type { Event } from "../../shared/lifecycle/event.ts";
 
 /** Entries were added at the end of the file (by Pi or by Arbor). */
 export interface SessionAppendEvent {

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LibrarySession } from "../library/index.ts";
-import { type Disposable, DisposableObject } from "./disposable.ts";
+import { type Disposable, DisposableObject } from "../../shared/lifecycle/disposable.ts";
 import type { OpenSession } from "./open-session.ts";
 
 export interface ProjectSettings {

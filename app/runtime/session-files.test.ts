@@ -15,6 +15,9 @@ import type { ParseMode } from "../../shared/session/parse.ts";
 import { createSessionFiles } from "./session-files.ts";
 import { openStoreSession, storeSessionFactory } from "./store-session.ts";
 import { SAMPLE_IDS, tempFolder, writeSampleSession } from "./testing.ts";
+import { ensureNoLeaks } from "../../shared/lifecycle/testing.ts";
+
+ensureNoLeaks();
 
 interface PiSessionManager {
   createBranchedSession(leafId: string): string | undefined;

@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ArborError } from "../../shared/ipc/contract.ts";
 import { nextEvent } from "../store/testing/files.ts";
-import { toDisposable, trackDisposables } from "./disposable.ts";
+import { toDisposable } from "../../shared/lifecycle/disposable.ts";
+import { trackDisposables } from "../../shared/lifecycle/leak-tracker.ts";
 import { StaleContextError } from "./errors.ts";
 import type { ArborExtension, ExtensionContext } from "./extension.ts";
 import { createFollowerExtension } from "./extensions/follower.ts";
@@ -28,6 +29,9 @@ import {
   writeLinearSession,
   writeSampleSession,
 } from "./testing.ts";
+import { ensureNoLeaks } from "../../shared/lifecycle/testing.ts";
+
+const leaks = ensureNoLeaks();
 
 let folder: ReturnType<typeof tempFolder>;
 let dir: string;
@@ -102,9 +106,11 @@ describe("SessionRuntime: the order of a replacement", () => {
   it("switchSession: before -> shutdown -> dispose -> start -> rebind -> withSession", async () => {
     const log: string[] = [];
     const runtime = createRuntime({ extensions: [loggingExtension(log)] });
-    runtime.setRebindSession(({ reason, session }) => {
-      log.push(`rebind ${reason} ${session.path === pathA ? "A" : "B"}`);
-    });
+    leaks.add(
+      runtime.setRebindSession(({ reason, session }) => {
+        log.push(`rebind ${reason} ${session.path === pathA ? "A" : "B"}`);
+      }),
+    );
     await runtime.switchSession(pathA);
     expect(log).toEqual(["activate A", "start startup A after -", "rebind startup A"]);
     log.length = 0;
@@ -129,9 +135,11 @@ describe("SessionRuntime: the order of a replacement", () => {
   it("newSession, fork and clone follow the same order", async () => {
     const log: string[] = [];
     const runtime = createRuntime({ extensions: [loggingExtension(log)] });
-    runtime.setRebindSession(({ reason }) => {
-      log.push(`rebind ${reason}`);
-    });
+    leaks.add(
+      runtime.setRebindSession(({ reason }) => {
+        log.push(`rebind ${reason}`);
+      }),
+    );
     await runtime.switchSession(pathA);
 
     log.length = 0;
@@ -219,9 +227,11 @@ describe("SessionRuntime: cancellation", () => {
       const event = kind === "switch" || kind === "new" ? "session_before_switch" : "session_before_fork";
       let rebinds = 0;
       const runtime = createRuntime({ extensions: [logger, cancelling(event)] });
-      runtime.setRebindSession(() => {
-        rebinds++;
-      });
+      leaks.add(
+        runtime.setRebindSession(() => {
+          rebinds++;
+        }),
+      );
       await runtime.switchSession(pathA);
       const session = runtime.session!;
       const context = runtime.context!;
@@ -286,7 +296,10 @@ describe("SessionRuntime: stale contexts", () => {
     expect(() => access.path).toThrow(StaleContextError);
     expect(() => captured.session.services).toThrow(StaleContextError);
     expect(() => captured.on("session_start", () => {})).toThrow(StaleContextError);
-    expect(() => captured.register(toDisposable(() => {}))).toThrow(StaleContextError);
+    // What is handed to a stale context is disposed, not left to leak.
+    let handedOver = false;
+    expect(() => captured.register(toDisposable(() => (handedOver = true)))).toThrow(StaleContextError);
+    expect(handedOver).toBe(true);
     expect(() => access.onDidAppend(() => {})).toThrow(StaleContextError);
     await expect(access.appendLabel(SAMPLE_IDS.u1, "late")).rejects.toBeInstanceOf(StaleContextError);
     await expect(captured.runtime.switchSession(pathA)).rejects.toBeInstanceOf(StaleContextError);
@@ -484,7 +497,7 @@ describe("SessionRuntime: extensions added and removed", () => {
     added.dispose();
     expect(log.at(-1)).toBe("dispose B");
     expect(() => logger.contexts[1]!.session.index).toThrow(/extension was removed/);
-    expect(() => runtime.addExtension(createFollowerExtension())).not.toThrow();
+    expect(() => leaks.add(runtime.addExtension(createFollowerExtension()))).not.toThrow();
     expect(() => runtime.addExtension(createFollowerExtension())).toThrow(/already added/);
   });
 });

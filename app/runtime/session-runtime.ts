@@ -22,7 +22,12 @@ import { rmSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { ArborError } from "../../shared/ipc/contract.ts";
 import { textOf } from "../../shared/session/facts.ts";
-import { type Disposable, DisposableObject, MutableDisposable, toDisposable } from "./disposable.ts";
+import {
+  type Disposable,
+  DisposableObject,
+  MutableDisposable,
+  toDisposable,
+} from "../../shared/lifecycle/disposable.ts";
 import type { StaleReason } from "./errors.ts";
 import {
   type ArborExtension,

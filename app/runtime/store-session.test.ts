@@ -18,11 +18,14 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readSession } from "../../shared/session/index.ts";
 import { AppendError } from "../store/append.ts";
-import type { Disposable } from "./disposable.ts";
+import type { Disposable } from "../../shared/lifecycle/disposable.ts";
 import type { OpenSession, SessionAppendEvent, SessionReloadEvent } from "./open-session.ts";
 import { openStoreSession, type StoreSession, storeSessionFactory } from "./store-session.ts";
 import { nextEvent } from "../store/testing/files.ts";
 import { SAMPLE_IDS, tempFolder, writeLinearSession, writeSampleSession } from "./testing.ts";
+import { ensureNoLeaks } from "../../shared/lifecycle/testing.ts";
+
+ensureNoLeaks();
 
 let folder: ReturnType<typeof tempFolder>;
 let path: string;

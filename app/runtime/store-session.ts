@@ -2,10 +2,9 @@
  * `OpenSession` over `app/store`'s `SessionStore`: the store reads the file,
  * follows it and reloads it when it is truncated, replaced, deleted,
  * re-created or rewritten; `append.ts` makes the only writes into it. This
- * wrapper only translates: store events into the runtime's `Event`s (owned
- * disposables, so the leak tracker sees them), `follow()` into a disposable,
- * and label and name changes into `store.append` as children of the file's
- * leaf.
+ * wrapper owns the store and only translates: the store's events into the
+ * session's (node ids instead of nodes), `follow()` into a disposable, and
+ * label and name changes into `store.append` as children of the file's leaf.
  */
 
 import type { EntryReader } from "../../shared/session/entry-reader.ts";
@@ -22,8 +21,13 @@ import type { FollowOptions } from "../store/follower.ts";
 import type { ParseCache } from "../store/parse-cache.ts";
 import type { SavedView } from "../store/saved-view.ts";
 import { SessionStore } from "../store/session-store.ts";
-import { type Disposable, DisposableObject, DisposableStore, toDisposable } from "./disposable.ts";
-import { Emitter } from "./event.ts";
+import {
+  type Disposable,
+  DisposableObject,
+  DisposableStore,
+  toDisposable,
+} from "../../shared/lifecycle/disposable.ts";
+import { Emitter } from "../../shared/lifecycle/event.ts";
 import type {
   AppendOutcome,
   OpenSession,
@@ -67,17 +71,16 @@ export class StoreSession extends DisposableObject implements OpenSession {
   ) {
     super();
     // Registered before the subscriptions, so it is disposed after them.
-    this.register(toDisposable(() => store.dispose()));
+    this.register(store);
     this.lastMtimeMs = store.fileState?.mtimeMs ?? 0;
     this.lastForeignChangeMs = this.lastMtimeMs;
-    const subscriptions = [
+    this.register(
       store.onDidAppend((event) =>
         this.appended.fire({ added: event.added.map((node) => node.id), rebuilt: event.rebuilt }),
       ),
-      store.onDidReload((event) => this.reloaded.fire({ reason: event.reason })),
-      store.onDidFail((error) => this.options.onFollowError?.(error)),
-    ];
-    for (const unsubscribe of subscriptions) this.register(toDisposable(unsubscribe));
+    );
+    this.register(store.onDidReload((event) => this.reloaded.fire({ reason: event.reason })));
+    this.register(store.onDidFail((error) => this.options.onFollowError?.(error)));
   }
 
   get path(): string {

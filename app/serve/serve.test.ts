@@ -19,6 +19,9 @@ import { contentSecurityPolicy, decidePageAccess, decideSocketAccess, tokenMatch
 import { startArborServer } from "./server.ts";
 import { PLACEHOLDER_HTML } from "./static-files.ts";
 import { type SpawnedServe, spawnServe } from "./testing.ts";
+import { ensureNoLeaks } from "../../shared/lifecycle/testing.ts";
+
+ensureNoLeaks();
 
 interface Answer {
   status: number;
@@ -303,7 +306,10 @@ describe("arbor serve: static files", () => {
 
   it("serves a placeholder page, under the same CSP, when the renderer is not built", async () => {
     const server = await startArborServer({
-      connect: () => ({ handlers: {} as never, events: createEventHub(), close: async () => {} }),
+      connect: () => {
+        const events = createEventHub();
+        return { handlers: {} as never, events, close: async () => events.dispose() };
+      },
       port: 0,
       staticDir: join(folder.path, "not-built"),
     });

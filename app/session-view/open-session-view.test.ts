@@ -17,12 +17,19 @@ import { stringifyWire } from "../../shared/ipc/wire-json.ts";
 import { inMemoryEntryReader, readSession } from "../../shared/session/index.ts";
 import type { ArborHost } from "../ipc/host.ts";
 import { collect, followedView, items, hostsInTempFolder, waitForEvent } from "../ipc/testing.ts";
-import { type Disposable, setDisposableTracker } from "../runtime/disposable.ts";
+import {
+  type Disposable,
+  type DisposableTracker,
+  setDisposableTracker,
+} from "../../shared/lifecycle/disposable.ts";
 import { storeSessionFactory } from "../runtime/store-session.ts";
 import { encodedCwd, SAMPLE_IDS, writeLinearSession, writeSampleSession } from "../runtime/testing.ts";
 import { openSessionFile } from "../store/open-session-file.ts";
 import { createParseCache, type ParseCache } from "../store/parse-cache.ts";
 import { countingLoads } from "../store/testing/counting-cache.ts";
+import { ensureNoLeaks } from "../../shared/lifecycle/testing.ts";
+
+ensureNoLeaks();
 
 const fixture = hostsInTempFolder("arbor-session-view-");
 
@@ -218,10 +225,14 @@ describe("switches and deltas", () => {
     const otherPath = join(root, encodedCwd("/work/project"), "other.jsonl");
     writeLinearSession(otherPath, { turns: 1, prefix: "ot" });
     const disposed = new Set<Disposable>();
-    const previous = setDisposableTracker({
-      created() {},
-      adopted() {},
-      disposed: (disposable) => disposed.add(disposable),
+    // Hears disposals, and passes everything on to the leak check's tracker.
+    const previous: DisposableTracker | null = setDisposableTracker({
+      created: (disposable) => previous?.created(disposable),
+      adopted: (child, owner) => previous?.adopted(child, owner),
+      disposed: (disposable) => {
+        disposed.add(disposable);
+        previous?.disposed(disposable);
+      },
     });
     try {
       const created = fixture.host();

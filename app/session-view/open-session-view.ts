@@ -27,7 +27,7 @@ import type { SessionIndex } from "../../shared/session/tree-index.ts";
 import type { EventSink } from "../ipc/event-sink.ts";
 import type { IssuedIds } from "../ipc/issued-ids.ts";
 import type { LibraryView } from "../library-view/library-view.ts";
-import { DisposableObject } from "../runtime/disposable.ts";
+import { DisposableObject } from "../../shared/lifecycle/disposable.ts";
 import type { OpenSession, SessionReloadReason } from "../runtime/open-session.ts";
 import { LIVE_WINDOW_MS } from "../store/append.ts";
 import { savedLeafContext, savedLeafEntry, sessionViewFromSaved } from "./saved-view-answers.ts";

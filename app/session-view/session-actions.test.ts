@@ -13,6 +13,9 @@ import { readSession } from "../../shared/session/index.ts";
 import { IssuedIds } from "../ipc/issued-ids.ts";
 import { collect, items, hostsInTempFolder, waitForEvent } from "../ipc/testing.ts";
 import { encodedCwd, SAMPLE_IDS, writeLinearSession, writeSampleSession } from "../runtime/testing.ts";
+import { ensureNoLeaks } from "../../shared/lifecycle/testing.ts";
+
+const leaks = ensureNoLeaks();
 
 const fixture = hostsInTempFolder("arbor-session-actions-");
 
@@ -75,12 +78,14 @@ describe("replacing the session", () => {
     const { library, actions } = created.windowServices;
     const [item] = items(await library.rescan());
     await actions.open(item!.sessionId);
-    created.runtime.addExtension({
-      id: "test.guard",
-      activate(context) {
-        context.on("session_before_fork", () => ({ cancel: true }));
-      },
-    });
+    leaks.add(
+      created.runtime.addExtension({
+        id: "test.guard",
+        activate(context) {
+          context.on("session_before_fork", () => ({ cancel: true }));
+        },
+      }),
+    );
     const error = await actions.clone().catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "refused" });
     expect((error as Error).message).toContain("test.guard");

@@ -11,7 +11,7 @@ import { type AppendResult, ArborError, type SessionView } from "../../shared/ip
 import type { EventSink } from "../ipc/event-sink.ts";
 import type { IssuedIds } from "../ipc/issued-ids.ts";
 import type { LibraryView } from "../library-view/library-view.ts";
-import { DisposableObject } from "../runtime/disposable.ts";
+import { DisposableObject } from "../../shared/lifecycle/disposable.ts";
 import type { ReplaceResult, StartReason } from "../runtime/extension.ts";
 import type { AppendOutcome } from "../runtime/open-session.ts";
 import type { SessionRuntime } from "../runtime/session-runtime.ts";

@@ -6,7 +6,7 @@
  */
 
 import { ArborError } from "../../shared/ipc/contract.ts";
-import { DisposableObject, toDisposable } from "../runtime/disposable.ts";
+import { DisposableObject, toDisposable } from "../../shared/lifecycle/disposable.ts";
 import type { ExtensionContext } from "../runtime/extension.ts";
 import type { OpenSession } from "../runtime/open-session.ts";
 import type { SessionRuntime } from "../runtime/session-runtime.ts";

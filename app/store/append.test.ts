@@ -36,6 +36,9 @@ import { openSessionFile } from "./open-session-file.ts";
 import { SessionStore } from "./session-store.ts";
 import { assistantLine, fileText, headerLine, tempDirs, ts, userLine } from "./testing/files.ts";
 import { PI_GENERATIONS, type PiEntry, pi16 } from "./testing/pi.ts";
+import { ensureNoLeaks } from "../../shared/lifecycle/testing.ts";
+
+ensureNoLeaks();
 
 const dirs = tempDirs("append");
 afterAll(() => dirs.cleanup());

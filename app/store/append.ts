@@ -30,6 +30,7 @@ import { randomUUID } from "node:crypto";
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats, writeSync } from "node:fs";
 import { ArborError } from "../../shared/ipc/contract.ts";
 import { pathToRoot, type SessionIndex } from "../../shared/session/tree-index.ts";
+import { EDITED_CONTENT, editableRole } from "../../shared/session/entry-contribution.ts";
 import { CURRENT_SESSION_VERSION, type SessionEntry } from "../../shared/session/types.ts";
 
 export type AppendErrorCode = "refused" | "conflict" | "not-found" | "io";
@@ -269,8 +270,9 @@ export function appendContextEdit(target: AppendTarget, options: ContextEditOpti
       `Entry ${targetId} is not on the branch ending at ${leafId}; a context edit can only change that branch.`,
     );
   }
-  const role = node.type === "message" ? roleOf(node) : node.type === "custom_message" ? "custom" : null;
-  if (role !== "user" && role !== "assistant" && role !== "toolResult" && role !== "custom") {
+  const role = editableRole(node);
+  const edited = role === null ? null : EDITED_CONTENT[role];
+  if (edited === null) {
     throw new AppendError(
       "refused",
       "not-editable",
@@ -279,9 +281,7 @@ export function appendContextEdit(target: AppendTarget, options: ContextEditOpti
     );
   }
   const normalized =
-    replacement !== null &&
-    (role === "assistant" || role === "toolResult") &&
-    typeof replacement.content === "string"
+    replacement !== null && edited === "blocks" && typeof replacement.content === "string"
       ? { content: [{ type: "text", text: replacement.content }] }
       : replacement;
   return writeEntry(target, (id, timestamp) => ({
@@ -292,11 +292,6 @@ export function appendContextEdit(target: AppendTarget, options: ContextEditOpti
     targetId,
     replacement: normalized,
   }));
-}
-
-function roleOf(entry: SessionEntry): unknown {
-  const message = (entry as { message?: unknown }).message;
-  return typeof message === "object" && message !== null ? (message as { role?: unknown }).role : undefined;
 }
 
 // ---------------------------------------------------------------------------

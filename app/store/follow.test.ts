@@ -40,6 +40,9 @@ import {
   userLine,
   waitFor,
 } from "./testing/files.ts";
+import { ensureNoLeaks } from "../../shared/lifecycle/testing.ts";
+
+const leaks = ensureNoLeaks();
 
 const dirs = tempDirs("follow");
 afterAll(() => dirs.cleanup());
@@ -90,7 +93,7 @@ describe("SessionStore.sync", () => {
     const store = SessionStore.open(path);
     try {
       const appended: AppendEvent[] = [];
-      store.onDidAppend((event) => appended.push(event));
+      leaks.add(store.onDidAppend((event) => appended.push(event)));
       expect(store.sync()).toEqual({ kind: "unchanged" });
 
       const line = `${userLine("u2", "a1", "a line written in two parts: Grüße → 日本語", 3)}\n`;
@@ -142,9 +145,9 @@ describe("SessionStore.sync", () => {
     const { path } = baseFile();
     const store = SessionStore.open(path);
     const heard: string[] = [];
-    const unsubscribe = store.onDidAppend(() => heard.push("first"));
+    const first = store.onDidAppend(() => heard.push("first"));
     const second = store.onDidAppend(() => heard.push("second"));
-    unsubscribe();
+    first.dispose();
     appendFileSync(path, `${userLine("u2", "a1", "x", 3)}\n`);
     store.sync();
     second.dispose();
@@ -273,7 +276,7 @@ describe("following", () => {
       const store = SessionStore.open(path, { follow: true });
       try {
         const appended: AppendEvent[] = [];
-        store.onDidAppend((event) => appended.push(event));
+        leaks.add(store.onDidAppend((event) => appended.push(event)));
         const reload = nextEvent<ReloadEvent>((listener) => store.onDidReload(listener), `${name} notice`);
         const before = store.index;
         await change(path, dir);
@@ -329,9 +332,9 @@ describe("a child process appending 10,000 entries while Arbor follows and label
     const mode: ParseMode = "structure";
     const store = SessionStore.open(path, { mode, follow: true });
     const reloads: ReloadEvent[] = [];
-    store.onDidReload((event) => reloads.push(event));
+    leaks.add(store.onDidReload((event) => reloads.push(event)));
     const failures: unknown[] = [];
-    store.onDidFail((error) => failures.push(error));
+    leaks.add(store.onDidFail((error) => failures.push(error)));
 
     const child: ChildProcess = spawn(
       process.execPath,

@@ -18,6 +18,7 @@
 
 import { type FSWatcher, fstatSync, readSync, type Stats, statSync, watch } from "node:fs";
 import { basename, dirname } from "node:path";
+import { DisposableObject, toDisposable } from "../../shared/lifecycle/disposable.ts";
 import { type ParseMode, SessionParser } from "../../shared/session/parse.ts";
 import {
   extendSessionIndex,
@@ -299,7 +300,7 @@ export const DEFAULT_FOLLOW_OPTIONS: Required<FollowOptions> = {
  * Decides when to look at a file; `check` does the looking (a store's
  * `sync`). Checks are synchronous, so two never overlap.
  */
-export class SessionFollower {
+export class SessionFollower extends DisposableObject {
   private readonly options: Required<FollowOptions>;
   private readonly name: string;
   private readonly dir: string;
@@ -308,7 +309,6 @@ export class SessionFollower {
   private quietTimer: NodeJS.Timeout | null = null;
   private pollTimer: NodeJS.Timeout | null = null;
   private eventSinceCheck = false;
-  private disposed = false;
 
   constructor(
     path: string,
@@ -316,6 +316,8 @@ export class SessionFollower {
     options: FollowOptions = {},
     private readonly onError: (error: unknown) => void = () => {},
   ) {
+    super();
+    this.register(toDisposable(() => this.stop()));
     this.options = { ...DEFAULT_FOLLOW_OPTIONS, ...options };
     this.name = basename(path);
     this.dir = dirname(path);
@@ -329,7 +331,7 @@ export class SessionFollower {
 
   /** Something (a watch event, or an own append) says the file may have changed. */
   notify(): void {
-    if (this.disposed) return;
+    if (this.isDisposed) return;
     if (this.burstTimer === null) {
       this.runCheck();
       this.burstTimer = setTimeout(() => {
@@ -348,9 +350,7 @@ export class SessionFollower {
     this.quietTimer.unref();
   }
 
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
+  private stop(): void {
     this.watcher?.close();
     this.watcher = null;
     for (const timer of [this.burstTimer, this.quietTimer]) if (timer !== null) clearTimeout(timer);
@@ -359,7 +359,7 @@ export class SessionFollower {
   }
 
   private runCheck(): void {
-    if (this.disposed) return;
+    if (this.isDisposed) return;
     this.eventSinceCheck = false;
     try {
       this.check();
@@ -369,7 +369,7 @@ export class SessionFollower {
   }
 
   private startWatching(): void {
-    if (!this.options.watch || this.disposed) return;
+    if (!this.options.watch || this.isDisposed) return;
     try {
       const watcher = watch(this.dir, { persistent: false }, (_event, filename) => {
         // Some platforms give no name; anything else in the directory is not ours.

@@ -25,6 +25,9 @@ import { openSessionFile } from "./open-session-file.ts";
 import { SessionStore } from "./session-store.ts";
 import { fileText, headerLine, tempDirs, userLine } from "./testing/files.ts";
 import { assistantMessage, PI_GENERATIONS, type PiEntry, pi16, userMessage } from "./testing/pi.ts";
+import { ensureNoLeaks } from "../../shared/lifecycle/testing.ts";
+
+ensureNoLeaks();
 
 const dirs = tempDirs("new-file");
 afterAll(() => dirs.cleanup());

@@ -37,6 +37,9 @@ import {
   userLine,
   waitFor,
 } from "./testing/files.ts";
+import { ensureNoLeaks } from "../../shared/lifecycle/testing.ts";
+
+ensureNoLeaks();
 
 const dirs = tempDirs("parse-cache");
 afterAll(() => dirs.cleanup());

@@ -23,6 +23,9 @@ import { SAVED_VIEW_VERSION, type SavedView, savedViewOf } from "./saved-view.ts
 import { SessionStore } from "./session-store.ts";
 import { countingLoads } from "./testing/counting-cache.ts";
 import { assistantLine, fileText, headerLine, snapshot, tempDirs, userLine } from "./testing/files.ts";
+import { ensureNoLeaks } from "../../shared/lifecycle/testing.ts";
+
+ensureNoLeaks();
 
 const dirs = tempDirs("saved-view");
 afterAll(() => dirs.cleanup());

@@ -11,6 +11,8 @@
 
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { resolve } from "node:path";
+import { DisposableObject, MutableDisposable, toDisposable } from "../../shared/lifecycle/disposable.ts";
+import { Emitter, type Event } from "../../shared/lifecycle/event.ts";
 import type { EntryReader } from "../../shared/session/entry-reader.ts";
 import type { EntryFacts } from "../../shared/session/facts.ts";
 import type { ParseMode } from "../../shared/session/parse.ts";
@@ -33,47 +35,7 @@ import { defaultMode, type OpenedSession, openSessionFile } from "./open-session
 import type { ParseCache } from "./parse-cache.ts";
 import type { SavedView } from "./saved-view.ts";
 
-export interface Disposable {
-  dispose(): void;
-}
-
-/** Returned by every `onDid…`: call it, or call its `dispose()`, to stop listening. */
-export type Unsubscribe = (() => void) & Disposable;
-
-/** A tiny typed event emitter. A throwing listener does not stop the others. */
-export class Emitter<T> {
-  private listeners: Array<{ listener: (value: T) => void }> = [];
-
-  constructor(private readonly onListenerError: (error: unknown) => void = reportListenerError) {}
-
-  on(listener: (value: T) => void): Unsubscribe {
-    const slot = { listener };
-    this.listeners.push(slot);
-    const unsubscribe = () => {
-      this.listeners = this.listeners.filter((other) => other !== slot);
-    };
-    return Object.assign(unsubscribe, { dispose: unsubscribe });
-  }
-
-  emit(value: T): void {
-    for (const { listener } of this.listeners) {
-      try {
-        listener(value);
-      } catch (error) {
-        this.onListenerError(error);
-      }
-    }
-  }
-
-  get size(): number {
-    return this.listeners.length;
-  }
-
-  clear(): void {
-    this.listeners = [];
-  }
-}
-
+/** A store listener that throws is reported, and the other listeners still hear the event. */
 function reportListenerError(error: unknown): void {
   console.error("arbor: a session store listener threw:", error);
 }
@@ -218,17 +180,20 @@ function openFollowable(
   }
 }
 
-export class SessionStore implements Disposable {
+export class SessionStore extends DisposableObject {
   readonly path: string;
   private file: OpenFile;
   /** Set while the file is missing from disk (the last index stays readable from the old descriptor). */
   private missing = false;
-  private disposed = false;
-  private follower: SessionFollower | null = null;
+  private readonly follower: MutableDisposable<SessionFollower>;
   private lastOwnWrite: { size: number; mtimeMs: number } | undefined;
-  private readonly appended = new Emitter<AppendEvent>();
-  private readonly reloaded = new Emitter<ReloadEvent>();
-  private readonly failed = new Emitter<unknown>();
+  private readonly appended: Emitter<AppendEvent>;
+  private readonly reloaded: Emitter<ReloadEvent>;
+  private readonly failed: Emitter<unknown>;
+  readonly onDidAppend: Event<AppendEvent>;
+  readonly onDidReload: Event<ReloadEvent>;
+  /** Errors met while following (a read failing, permissions changing...). */
+  readonly onDidFail: Event<unknown>;
 
   private parseSave: ReturnType<typeof setTimeout> | undefined;
 
@@ -237,8 +202,19 @@ export class SessionStore implements Disposable {
     file: OpenFile,
     private readonly options: SessionStoreOptions,
   ) {
+    super();
     this.path = path;
     this.file = file;
+    // Disposed newest first: the save and the follower stop, the listeners go, and the file closes last.
+    this.register(toDisposable(() => this.file.close()));
+    this.appended = this.register(new Emitter<AppendEvent>(reportListenerError));
+    this.reloaded = this.register(new Emitter<ReloadEvent>(reportListenerError));
+    this.failed = this.register(new Emitter<unknown>(reportListenerError));
+    this.onDidAppend = this.appended.event;
+    this.onDidReload = this.reloaded.event;
+    this.onDidFail = this.failed.event;
+    this.follower = this.register(new MutableDisposable<SessionFollower>());
+    this.register(toDisposable(() => clearTimeout(this.parseSave)));
     this.scheduleParseSave();
   }
 
@@ -267,7 +243,7 @@ export class SessionStore implements Disposable {
     const pause = () =>
       new Promise<void>((resolve, reject) =>
         setImmediate(() => {
-          if (this.disposed) reject(new StoreDisposedError(this.path));
+          if (this.isDisposed) reject(new StoreDisposedError(this.path));
           else if (this.file.saveForNextOpen !== save) reject(new Error(`${this.path} was read again`));
           else resolve();
         }),
@@ -324,7 +300,7 @@ export class SessionStore implements Disposable {
   }
 
   get following(): boolean {
-    return this.follower !== null;
+    return this.follower.value !== undefined;
   }
 
   /** The whole entry, its body read from the file if the index was built structure-first. */
@@ -338,35 +314,21 @@ export class SessionStore implements Disposable {
     return this.file.reader.facts(id);
   }
 
-  onDidAppend(listener: (event: AppendEvent) => void): Unsubscribe {
-    return this.appended.on(listener);
-  }
-
-  onDidReload(listener: (event: ReloadEvent) => void): Unsubscribe {
-    return this.reloaded.on(listener);
-  }
-
-  /** Errors met while following (a read failing, permissions changing...). */
-  onDidFail(listener: (error: unknown) => void): Unsubscribe {
-    return this.failed.on(listener);
-  }
-
   /** Starts following the file (idempotent). */
   follow(options: FollowOptions = {}): void {
     this.assertLive();
-    if (this.follower) return;
-    this.follower = new SessionFollower(
+    if (this.follower.value) return;
+    this.follower.value = new SessionFollower(
       this.path,
       () => this.sync(),
       options,
-      (error) => this.failed.emit(error),
+      (error) => this.failed.fire(error),
     );
   }
 
   /** Stops following; the index stays as it is. */
   unfollow(): void {
-    this.follower?.dispose();
-    this.follower = null;
+    this.follower.clear();
   }
 
   /** Looks at the file now and brings the index up to date (a follower calls this; so can anyone). */
@@ -397,7 +359,7 @@ export class SessionStore implements Disposable {
         const newProblems = settledProblems(read.index) !== problemsBefore;
         if (read.added.length === 0 && !read.rebuilt && !newProblems) return { kind: "pending" };
         const event: AppendEvent = { index: read.index, added: read.added, rebuilt: read.rebuilt };
-        this.appended.emit(event);
+        this.appended.fire(event);
         return { kind: "appended", event };
       }
       case "reload":
@@ -421,7 +383,7 @@ export class SessionStore implements Disposable {
     this.missing = false;
     this.lastOwnWrite = undefined;
     const event: ReloadEvent = { reason, index: next.index, previous };
-    this.reloaded.emit(event);
+    this.reloaded.fire(event);
     return { kind: "reloaded", event };
   }
 
@@ -429,7 +391,7 @@ export class SessionStore implements Disposable {
     if (this.missing) return { kind: "missing" };
     this.missing = true;
     const event: ReloadEvent = { reason: "deleted", index: null, previous };
-    this.reloaded.emit(event);
+    this.reloaded.fire(event);
     return { kind: "reloaded", event };
   }
 
@@ -456,19 +418,8 @@ export class SessionStore implements Disposable {
     return result;
   }
 
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    clearTimeout(this.parseSave);
-    this.unfollow();
-    this.appended.clear();
-    this.reloaded.clear();
-    this.failed.clear();
-    this.file.close();
-  }
-
   private assertLive(): void {
-    if (this.disposed) throw new StoreDisposedError(this.path);
+    if (this.isDisposed) throw new StoreDisposedError(this.path);
   }
 }
 

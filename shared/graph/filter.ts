@@ -6,6 +6,7 @@
  * current leaf comes first.
  */
 
+import type { KnownEntryType, KnownRole } from "../session/types.ts";
 import { type IdLookup, type IndexedNodes, indexNodes, type NodeFields } from "./indexed-nodes.ts";
 
 export type FilterMode = "default" | "no-tools" | "user-only" | "labeled-only" | "all";
@@ -59,14 +60,49 @@ export interface VisiblePositions {
   childList: Int32Array;
 }
 
-const SETTINGS_TYPES = new Set([
-  "label",
-  "context_edit",
-  "custom",
-  "model_change",
-  "thinking_level_change",
-  "session_info",
-]);
+/**
+ * How Pi's `/tree` shows each entry type: never (usage outside the context),
+ * as a setting (hidden by the default and no-tools modes), or as content.
+ * A type this version does not know is content: shown.
+ */
+const TYPE_SHOWN: Record<KnownEntryType, "never" | "setting" | "content"> = {
+  message: "content",
+  custom_message: "content",
+  compaction: "content",
+  branch_summary: "content",
+  label: "setting",
+  context_edit: "setting",
+  custom: "setting",
+  model_change: "setting",
+  thinking_level_change: "setting",
+  session_info: "setting",
+  usage: "never",
+};
+
+/**
+ * Pi's `/tree` rules for a message, by role: the one role "user-only" shows,
+ * the tool output "no-tools" hides, and the turn hidden when it has no text
+ * (an assistant's tool calls or thinking, unless it stopped abnormally or is
+ * the leaf). A role this version does not know follows none of them.
+ */
+const ROLE_SHOWN: Record<KnownRole, { user: boolean; tool: boolean; needsText: boolean }> = {
+  user: { user: true, tool: false, needsText: false },
+  assistant: { user: false, tool: false, needsText: true },
+  toolResult: { user: false, tool: true, needsText: false },
+  bashExecution: { user: false, tool: false, needsText: false },
+  custom: { user: false, tool: false, needsText: false },
+  branchSummary: { user: false, tool: false, needsText: false },
+  compactionSummary: { user: false, tool: false, needsText: false },
+  system: { user: false, tool: false, needsText: false },
+};
+
+// Maps, not the records: a node's type or role is any string from a file ("constructor" included).
+const TYPE_SHOWN_BY_NAME: ReadonlyMap<string, "never" | "setting" | "content"> = new Map(
+  Object.entries(TYPE_SHOWN),
+);
+const ROLE_SHOWN_BY_NAME: ReadonlyMap<string, (typeof ROLE_SHOWN)[KnownRole]> = new Map(
+  Object.entries(ROLE_SHOWN),
+);
 
 /** Whether Pi shows the entry in `mode` (search and folding aside). */
 export function passesFilter(node: FilterableNode, mode: FilterMode, leafId: string | null): boolean {
@@ -97,18 +133,20 @@ function passes(
   mode: FilterMode,
   leafId: string | null,
 ): boolean {
-  if (type === "usage") return false;
-  if (type === "message" && role === "assistant" && id !== leafId) {
+  const shown = TYPE_SHOWN_BY_NAME.get(type) ?? "content";
+  if (shown === "never") return false;
+  const rules = type === "message" && role !== null ? ROLE_SHOWN_BY_NAME.get(role) : undefined;
+  if (rules?.needsText && id !== leafId) {
     // Assistant turns with no text (tool calls, thinking) are hidden unless they stopped abnormally.
     const abnormal = stopReason !== null && stopReason !== "stop" && stopReason !== "toolUse";
     if (!hasText && !abnormal) return false;
   }
-  const settings = SETTINGS_TYPES.has(type);
+  const settings = shown === "setting";
   switch (mode) {
     case "user-only":
-      return type === "message" && role === "user";
+      return rules?.user === true;
     case "no-tools":
-      return !settings && !(type === "message" && role === "toolResult");
+      return !settings && rules?.tool !== true;
     case "labeled-only":
       return label !== null;
     case "all":

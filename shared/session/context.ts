@@ -7,19 +7,18 @@
  */
 
 import type { EntryReader } from "./entry-reader.ts";
+import { messageContribution, projectContextEntry } from "./entry-contribution.ts";
 import { isRecord } from "./facts.ts";
 import type { SessionIndex, TreeNode } from "./tree-index.ts";
-import type {
-  AgentMessage,
-  BranchSummaryMessage,
-  CompactionEntry,
-  CompactionSummaryMessage,
-  ContextEditEntry,
-  CustomMessage,
-  ModelRef,
-  SessionContext,
-  SessionEntry,
-  TextContent,
+import {
+  type AgentMessage,
+  assertNever,
+  type CompactionEntry,
+  type ContextEditEntry,
+  isKnownEntryType,
+  type ModelRef,
+  type SessionContext,
+  type SessionEntry,
 } from "./types.ts";
 
 /** The three things context building needs from a session. */
@@ -337,10 +336,9 @@ function contextSettings(path: StubbedPath): { thinkingLevel: string; model: Mod
   let thinkingAt = -1;
   let modelAt = -1;
   path.stubs.forEach((entry, i) => {
-    if (entry.type === "thinking_level_change") thinkingAt = i;
-    else if (entry.type === "model_change") modelAt = i;
-    else if (entry.type === "message" && isRecord(entry.message) && entry.message.role === "assistant")
-      modelAt = i;
+    const setting = settingOf(entry);
+    if (setting === "thinking") thinkingAt = i;
+    else if (setting === "model") modelAt = i;
   });
   const positions = [thinkingAt, modelAt].filter((at) => at >= 0);
   const whole = new Map(path.whole(positions).map((entry, i) => [positions[i]!, entry]));
@@ -356,94 +354,34 @@ function contextSettings(path: StubbedPath): { thinkingLevel: string; model: Mod
   return { thinkingLevel: thinking ? (thinking.thinkingLevel as string) : "off", model };
 }
 
+/** What an entry on the path sets, as Pi reads it: the thinking level, the model, or neither. */
+function settingOf(entry: SessionEntry): "thinking" | "model" | null {
+  // An unknown type sets nothing.
+  if (!isKnownEntryType(entry.type)) return null;
+  switch (entry.type) {
+    case "thinking_level_change":
+      return "thinking";
+    case "model_change":
+      return "model";
+    case "message":
+      // Every assistant reply names the model that wrote it.
+      return isRecord(entry.message) && entry.message.role === "assistant" ? "model" : null;
+    case "compaction":
+    case "branch_summary":
+    case "custom":
+    case "custom_message":
+    case "label":
+    case "session_info":
+    case "context_edit":
+      return null;
+    case "usage":
+      // It names a provider and a model, but for usage outside the context: Pi does not switch to it.
+      return null;
+    default:
+      return assertNever(entry, "entry type");
+  }
+}
+
 function isSystemMessageEntry(entry: SessionEntry): boolean {
   return entry.type === "message" && isRecord(entry.message) && entry.message.role === "system";
-}
-
-/** A message entry's message as Pi puts it in context. */
-function messageContribution(message: unknown): AgentMessage | undefined {
-  if (!isRecord(message)) return undefined;
-  const typed = message as AgentMessage;
-  if (typed.content == null) {
-    // Old, forked or hand-edited files can hold messages without content.
-    if (typed.role === "system") return { ...typed, content: "" };
-    if (typed.role === "user" || typed.role === "assistant" || typed.role === "toolResult") {
-      return { ...typed, content: [] };
-    }
-  }
-  return typed;
-}
-
-/** Pi's `sessionEntryToContextMessages`: what one entry contributes before edits. */
-export function entryToContextMessages(entry: SessionEntry): AgentMessage[] {
-  switch (entry.type) {
-    case "message": {
-      const message = entry.message as unknown;
-      if (!isRecord(message)) return [];
-      const typed = message as AgentMessage;
-      // Old, forked or hand-edited files can hold messages without content.
-      if (typed.role === "system" && typed.content == null) return [{ ...typed, content: "" }];
-      if (
-        (typed.role === "user" || typed.role === "assistant" || typed.role === "toolResult") &&
-        typed.content == null
-      ) {
-        return [{ ...typed, content: [] }];
-      }
-      return [typed];
-    }
-    case "custom_message": {
-      const custom: CustomMessage = {
-        role: "custom",
-        customType: entry.customType as string,
-        content: (entry.content as CustomMessage["content"] | undefined) ?? [],
-        display: entry.display as boolean,
-        details: entry.details,
-        timestamp: isoToMillis(entry.timestamp),
-      };
-      return [custom];
-    }
-    case "branch_summary": {
-      if (!entry.summary) return [];
-      const summary: BranchSummaryMessage = {
-        role: "branchSummary",
-        summary: entry.summary as string,
-        fromId: entry.fromId as string,
-        timestamp: isoToMillis(entry.timestamp),
-      };
-      return [summary];
-    }
-    case "compaction": {
-      const summary: CompactionSummaryMessage = {
-        role: "compactionSummary",
-        summary: entry.summary as string,
-        tokensBefore: entry.tokensBefore as number,
-        timestamp: isoToMillis(entry.timestamp),
-      };
-      return entry.systemMessage ? [entry.systemMessage as AgentMessage, summary] : [summary];
-    }
-    default:
-      return [];
-  }
-}
-
-/** Pi's `projectContextEntry`: an entry's contribution with its latest context edit applied. */
-export function projectContextEntry(entry: SessionEntry, edit: ContextEditEntry | undefined): AgentMessage[] {
-  const messages = entryToContextMessages(entry);
-  if (!edit) return messages;
-  const replacement = edit.replacement;
-  if (replacement === null) return [];
-  return messages.map((message) => {
-    const role = message.role;
-    if (role !== "user" && role !== "assistant" && role !== "toolResult" && role !== "custom") return message;
-    const replacementContent = isRecord(replacement) ? replacement.content : undefined;
-    const content =
-      (role === "assistant" || role === "toolResult") && typeof replacementContent === "string"
-        ? [{ type: "text", text: replacementContent } satisfies TextContent]
-        : replacementContent;
-    return { ...message, content } as AgentMessage;
-  });
-}
-
-function isoToMillis(timestamp: unknown): number {
-  return new Date(timestamp as string).getTime();
 }

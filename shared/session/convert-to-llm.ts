@@ -4,7 +4,15 @@
  * compare against the package itself.
  */
 
-import type { AgentMessage, BashExecutionMessage, LlmMessage, TextContent, UserMessage } from "./types.ts";
+import {
+  type AgentMessage,
+  assertNever,
+  type BashExecutionMessage,
+  isKnownRole,
+  type LlmMessage,
+  type TextContent,
+  type UserMessage,
+} from "./types.ts";
 
 export const COMPACTION_SUMMARY_PREFIX =
   "The conversation history before this point was compacted into the following summary:\n\n<summary>\n";
@@ -34,7 +42,10 @@ function userText(text: string, timestamp: unknown): UserMessage {
 
 /** One message's LLM form, or undefined when the provider never sees it. */
 export function messageToLlm(message: AgentMessage): LlmMessage | undefined {
-  switch (message.role) {
+  const role = message.role;
+  // A role this version does not know is never sent anywhere.
+  if (!isKnownRole(role)) return undefined;
+  switch (role) {
     case "bashExecution": {
       const bash = message as BashExecutionMessage;
       if (bash.excludeFromContext) return undefined;
@@ -66,7 +77,7 @@ export function messageToLlm(message: AgentMessage): LlmMessage | undefined {
     case "toolResult":
       return message as LlmMessage;
     default:
-      return undefined;
+      return assertNever(role, "message role");
   }
 }
 

@@ -19,7 +19,7 @@ import type { EntryReader } from "./entry-reader.ts";
 import type { EntryFacts } from "./facts.ts";
 import { isRecord } from "./facts.ts";
 import type { SessionIndex, TreeNode } from "./tree-index.ts";
-import type { SessionEntry } from "./types.ts";
+import { assertNever, isKnownEntryType, isKnownRole, type KnownRole, type SessionEntry } from "./types.ts";
 
 /** The words of a query, lowercased; an entry matches when it holds every one. */
 export function searchWords(query: string): string[] {
@@ -49,40 +49,69 @@ const MAX_PART_CHARS = 64 * 1024;
 export function entrySearchText(entry: SessionEntry, facts: EntryFacts | undefined): string {
   const parts: string[] = [entry.id, String(entry.type)];
   if (facts) parts.push(facts.kind, ...facts.toolNames);
-  switch (entry.type) {
-    case "message": {
-      const message: unknown = entry.message;
-      if (!isRecord(message)) break;
-      if (typeof message.role === "string") parts.push(message.role);
-      if (message.role === "toolResult") break;
-      collectText(message.content, parts);
-      if (Array.isArray(message.content)) {
-        for (const block of message.content) {
-          if (isRecord(block) && block.type === "toolCall") collectStrings(block.arguments, parts, 0);
-        }
-      }
-      for (const key of ["command", "summary", "errorMessage"] as const) {
-        if (typeof message[key] === "string") parts.push(message[key]);
-      }
-      break;
+  if (!isKnownEntryType(entry.type)) {
+    // An unknown type: its preview, if the facts have one.
+    if (facts) parts.push(facts.preview);
+  } else {
+    switch (entry.type) {
+      case "message":
+        collectMessage(entry.message, parts);
+        break;
+      case "custom_message":
+        parts.push(String(entry.customType));
+        collectText(entry.content, parts);
+        break;
+      case "compaction":
+      case "branch_summary":
+        if (typeof entry.summary === "string") parts.push(entry.summary);
+        break;
+      case "model_change":
+      case "thinking_level_change":
+      case "custom":
+      case "label":
+      case "session_info":
+      case "usage":
+      case "context_edit":
+        // Settings and extension entries: their preview (a model, a level, a name) is in the facts.
+        if (facts) parts.push(facts.preview);
+        break;
+      default:
+        assertNever(entry, "entry type");
     }
-    case "custom_message":
-      parts.push(String(entry.customType));
-      collectText(entry.content, parts);
-      break;
-    case "compaction":
-    case "branch_summary":
-      if (typeof entry.summary === "string") parts.push(entry.summary);
-      break;
-    default:
-      // Settings and extension entries: their preview (a model, a level, a name) is in the facts.
-      if (facts) parts.push(facts.preview);
-      break;
   }
   for (let i = 0; i < parts.length; i++) {
     if (parts[i]!.length > MAX_PART_CHARS) parts[i] = parts[i]!.slice(0, MAX_PART_CHARS);
   }
   return parts.join("\n").toLowerCase();
+}
+
+/** Whether a message's text is searched, by role: a tool's output is not (its name is, in the facts). */
+const SEARCHES_TEXT: Record<KnownRole, boolean> = {
+  user: true,
+  assistant: true,
+  toolResult: false,
+  bashExecution: true,
+  custom: true,
+  branchSummary: true,
+  compactionSummary: true,
+  system: true,
+};
+
+/** A message's role and what it says (an unknown role's text too). */
+function collectMessage(message: unknown, parts: string[]): void {
+  if (!isRecord(message)) return;
+  const role = message.role;
+  if (typeof role === "string") parts.push(role);
+  if (isKnownRole(role) && !SEARCHES_TEXT[role]) return;
+  collectText(message.content, parts);
+  if (Array.isArray(message.content)) {
+    for (const block of message.content) {
+      if (isRecord(block) && block.type === "toolCall") collectStrings(block.arguments, parts, 0);
+    }
+  }
+  for (const key of ["command", "summary", "errorMessage"] as const) {
+    if (typeof message[key] === "string") parts.push(message[key]);
+  }
 }
 
 /** Strings deep in a tool call's arguments, bounded so a huge argument cannot blow the stack. */

@@ -6,7 +6,7 @@
 
 import type { EntryRecord } from "./parse.ts";
 import { type Problem, problem } from "./problems.ts";
-import { KNOWN_ENTRY_TYPES, KNOWN_ROLES, type SessionEntry } from "./types.ts";
+import { isKnownEntryType, isKnownRole, type KnownEntryType, type SessionEntry } from "./types.ts";
 
 /** Checks the fields the index relies on. Returns the entry to index (copied if a field had to be filled in). */
 export function validateEntry(record: EntryRecord, problems: Problem[]): SessionEntry {
@@ -36,7 +36,7 @@ export function validateEntry(record: EntryRecord, problems: Problem[]): Session
       }),
     );
     patched = { ...(patched ?? value), type: "unknown" };
-  } else if (!KNOWN_ENTRY_TYPES.has(value.type)) {
+  } else if (!isKnownEntryType(value.type)) {
     problems.push(
       problem(
         "unknown-type",
@@ -49,9 +49,29 @@ export function validateEntry(record: EntryRecord, problems: Problem[]): Session
     );
   }
   checkParentAndTime(value, line, id, problems);
-  if (value.type === "message") checkMessage(value.message, line, id, problems);
+  if (isKnownEntryType(value.type)) FIELD_CHECKS[value.type]?.(value, line, id, problems);
   return (patched ?? value) as SessionEntry;
 }
+
+type FieldCheck = (value: Record<string, unknown>, line: number, id: string, problems: Problem[]) => void;
+
+/**
+ * What else the index relies on, by entry type: a message's role (its kind
+ * in the graph); the other types are shown from whatever fields they have.
+ */
+const FIELD_CHECKS: Record<KnownEntryType, FieldCheck | null> = {
+  message: (value, line, id, problems) => checkMessage(value.message, line, id, problems),
+  model_change: null,
+  thinking_level_change: null,
+  compaction: null,
+  branch_summary: null,
+  custom: null,
+  custom_message: null,
+  label: null,
+  session_info: null,
+  usage: null,
+  context_edit: null,
+};
 
 function checkParentAndTime(
   value: Record<string, unknown>,
@@ -107,7 +127,7 @@ function checkMessage(message: unknown, line: number, id: string, problems: Prob
         entryId: id,
       }),
     );
-  } else if (!KNOWN_ROLES.has(role)) {
+  } else if (!isKnownRole(role)) {
     problems.push(
       problem(
         "unknown-role",

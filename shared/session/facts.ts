@@ -4,7 +4,7 @@
  * (chars / 4, images 4,800 chars, as `estimateTokens` in Pi's compaction).
  */
 
-import type { SessionEntry } from "./types.ts";
+import { assertNever, isKnownEntryType, isKnownRole, type SessionEntry } from "./types.ts";
 
 export interface EntryFacts {
   /** The message role for message entries; the entry type otherwise. */
@@ -40,6 +40,8 @@ export function entryFacts(entry: SessionEntry): EntryFacts {
     hasText: false,
     stopReason: null,
   };
+  // An unknown type from a file: shown as what it is, with no preview.
+  if (!isKnownEntryType(entry.type)) return facts;
   switch (entry.type) {
     case "message": {
       const message = entry.message as unknown;
@@ -81,15 +83,23 @@ export function entryFacts(entry: SessionEntry): EntryFacts {
       facts.preview =
         entry.replacement === null ? `drop ${String(entry.targetId)}` : `edit ${String(entry.targetId)}`;
       break;
-    default:
+    case "usage":
+      // Usage outside the context: nothing to preview.
       break;
+    default:
+      assertNever(entry, "entry type");
   }
   return facts;
 }
 
 function describeMessage(message: Record<string, unknown>, facts: EntryFacts): void {
   const content = message.content;
-  switch (message.role) {
+  const role = message.role;
+  if (!isKnownRole(role)) {
+    describeContent(content, facts);
+    return;
+  }
+  switch (role) {
     case "assistant": {
       let chars = 0;
       let text = "";
@@ -146,11 +156,20 @@ function describeMessage(message: Record<string, unknown>, facts: EntryFacts): v
       facts.tokenEstimate = Math.ceil(summary.length / 4);
       break;
     }
-    default:
-      facts.preview = firstLine(textOf(content));
-      facts.tokenEstimate = Math.ceil(contentChars(content) / 4);
+    case "user":
+    case "custom":
+    case "system":
+      describeContent(content, facts);
       break;
+    default:
+      assertNever(role, "message role");
   }
+}
+
+/** A message told by its content alone: a user's, an extension's, the system prompt, or an unknown role's. */
+function describeContent(content: unknown, facts: EntryFacts): void {
+  facts.preview = firstLine(textOf(content));
+  facts.tokenEstimate = Math.ceil(contentChars(content) / 4);
 }
 
 /** Pi's `hasTextContent`: a non-blank string, or a text block with non-blank text. */

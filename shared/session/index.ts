@@ -2,6 +2,7 @@
 
 export * from "./context.ts";
 export * from "./convert-to-llm.ts";
+export * from "./entry-contribution.ts";
 export * from "./entry-reader.ts";
 export { extendSessionIndex, resumePoint } from "./extend-index.ts";
 export * from "./facts.ts";

@@ -157,16 +157,30 @@ export type KnownAgentMessage =
 
 export type AgentMessage = KnownAgentMessage | UnknownMessage;
 
-export const KNOWN_ROLES: ReadonlySet<string> = new Set([
-  "user",
-  "assistant",
-  "toolResult",
-  "bashExecution",
-  "custom",
-  "branchSummary",
-  "compactionSummary",
-  "system",
-]);
+export type KnownRole = KnownAgentMessage["role"];
+
+/** Every known role, once: a role added to `KnownAgentMessage` and not here does not compile. */
+const KNOWN_ROLE_TABLE: Record<KnownRole, true> = {
+  user: true,
+  assistant: true,
+  toolResult: true,
+  bashExecution: true,
+  custom: true,
+  branchSummary: true,
+  compactionSummary: true,
+  system: true,
+};
+
+export const KNOWN_ROLES: ReadonlySet<string> = new Set(Object.keys(KNOWN_ROLE_TABLE));
+
+/**
+ * Narrows a role read from a file: a known role goes on to a switch over
+ * every `KnownRole` (ending in `assertNever`), anything else to the code's
+ * unknown-role path.
+ */
+export function isKnownRole(role: unknown): role is KnownRole {
+  return typeof role === "string" && KNOWN_ROLES.has(role);
+}
 
 /** What the provider finally sees (`convertToLlm`). */
 export type LlmMessage = UserMessage | AssistantMessage | ToolResultMessage | SystemMessage;
@@ -283,32 +297,39 @@ export type KnownEntry =
 
 export type KnownEntryType = KnownEntry["type"];
 
-export const KNOWN_ENTRY_TYPES: ReadonlySet<string> = new Set<KnownEntryType>([
-  "message",
-  "model_change",
-  "thinking_level_change",
-  "compaction",
-  "branch_summary",
-  "custom",
-  "custom_message",
-  "label",
-  "session_info",
-  "usage",
-  "context_edit",
-]);
+/** Every known entry type, once: a type added to `KnownEntry` and not here does not compile. */
+const KNOWN_ENTRY_TYPE_TABLE: Record<KnownEntryType, true> = {
+  message: true,
+  model_change: true,
+  thinking_level_change: true,
+  compaction: true,
+  branch_summary: true,
+  custom: true,
+  custom_message: true,
+  label: true,
+  session_info: true,
+  usage: true,
+  context_edit: true,
+};
+
+export const KNOWN_ENTRY_TYPES: ReadonlySet<string> = new Set(Object.keys(KNOWN_ENTRY_TYPE_TABLE));
 
 /** Entry types only Pi 1.x writes. */
 export const PI_1X_ONLY_ENTRY_TYPES: ReadonlySet<string> = new Set(["usage", "context_edit"]);
 
 /**
  * An entry as the code sees it. At run time an entry may also be an
- * `UnknownEntry` (any other `type`): every switch over `type` handles that in
- * its default branch. Keeping it out of the union keeps `type` a discriminant.
+ * `UnknownEntry` (any other `type`, read from a file): code whose behaviour
+ * depends on the type first narrows it with `isKnownEntryType` (else: the
+ * unknown path, shown as "unknown"), then switches over every known type and
+ * ends in `assertNever`, so a type added to `KnownEntry` is a compile error
+ * wherever it must be decided on. Keeping `UnknownEntry` out of the union
+ * keeps `type` a discriminant.
  */
 export type SessionEntry = KnownEntry;
 
-export function isKnownEntryType(type: string): type is KnownEntryType {
-  return KNOWN_ENTRY_TYPES.has(type);
+export function isKnownEntryType(type: unknown): type is KnownEntryType {
+  return typeof type === "string" && KNOWN_ENTRY_TYPES.has(type);
 }
 
 export interface ModelRef {
@@ -323,6 +344,12 @@ export interface SessionContext {
   model: ModelRef | null;
 }
 
+/**
+ * The end of a switch over every member of a union: `value` is `never` there,
+ * so a member added to the union and not handled is a compile error. Values
+ * read from files are narrowed first (`isKnownEntryType`, `isKnownRole`), so
+ * this never runs on them.
+ */
 export function assertNever(value: never, what: string): never {
   throw new Error(`Unexpected ${what}: ${JSON.stringify(value)}`);
 }

@@ -4,7 +4,7 @@
  * `onDidAppend` / `onDidReload` events.
  */
 
-import { MutableDisposable } from "../disposable.ts";
+import { MutableDisposable } from "../../../shared/lifecycle/disposable.ts";
 import type { ArborExtension } from "../extension.ts";
 
 export const FOLLOWER_EXTENSION_ID = "arbor.follower";

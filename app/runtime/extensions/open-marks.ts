@@ -4,8 +4,8 @@
  * gets its `extension`, which marks a file while its session is open there.
  */
 
-import { type Disposable, DisposableObject, toDisposable } from "../disposable.ts";
-import { Emitter, type Event } from "../event.ts";
+import { type Disposable, DisposableObject, toDisposable } from "../../../shared/lifecycle/disposable.ts";
+import { Emitter, type Event } from "../../../shared/lifecycle/event.ts";
 import type { ArborExtension } from "../extension.ts";
 
 export const OPEN_MARKS_EXTENSION_ID = "arbor.open-marks";

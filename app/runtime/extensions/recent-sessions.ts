@@ -9,8 +9,8 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Disposable, DisposableObject } from "../disposable.ts";
-import { Emitter, type Event } from "../event.ts";
+import { type Disposable, DisposableObject } from "../../../shared/lifecycle/disposable.ts";
+import { Emitter, type Event } from "../../../shared/lifecycle/event.ts";
 import type { ArborExtension } from "../extension.ts";
 
 export const RECENT_SESSIONS_EXTENSION_ID = "arbor.recent-sessions";

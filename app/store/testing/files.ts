@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Disposable } from "../../../shared/lifecycle/disposable.ts";
 import type { SessionIndex } from "../../../shared/session/tree-index.ts";
 
 export const SESSION_ID = "019a0000-0000-7000-8000-000000000001";
@@ -115,26 +116,21 @@ export async function waitFor(
   }
 }
 
-/**
- * The next value `subscribe` delivers, or a rejection after `timeoutMs`.
- * `subscribe` returns how to unsubscribe: a function (the store's
- * `Unsubscribe`) or a disposable (the runtime's `Event`).
- */
+/** The next value `subscribe` (an `Event`) delivers, or a rejection after `timeoutMs`. */
 export function nextEvent<T>(
-  subscribe: (listener: (value: T) => void) => (() => void) | { dispose(): void },
+  subscribe: (listener: (value: T) => void) => Disposable,
   what: string,
   timeoutMs = 3000,
 ): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
-      unsubscribe();
+      subscription.dispose();
       reject(new Error(`No ${what} within ${timeoutMs} ms`));
     }, timeoutMs);
     const subscription = subscribe((value) => {
       clearTimeout(timer);
-      unsubscribe();
+      subscription.dispose();
       resolve(value);
     });
-    const unsubscribe = () => (typeof subscription === "function" ? subscription() : subscription.dispose());
   });
 }

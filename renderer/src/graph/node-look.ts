@@ -1,6 +1,12 @@
 /** What an entry looks like in the graph: a title and a style class from its kind. Pure. */
 
 import type { TreeNodeView } from "../../../shared/ipc/contract.ts";
+import {
+  isKnownEntryType,
+  isKnownRole,
+  type KnownEntryType,
+  type KnownRole,
+} from "../../../shared/session/types.ts";
 
 export interface NodeLook {
   /** Style classes: `kind-<kind>` plus variants (tool-call-only, error, aborted). */
@@ -43,47 +49,52 @@ function bashLook(node: TreeNodeView): KindLook {
   return node.isError ? { title: "Bash · failed", variant: "error" } : { title: "Bash" };
 }
 
-// Maps, not object literals: a role or type read from a file (say "constructor") must not find a prototype's key.
+// Complete tables: a new known role or entry type fails to compile until it has a look. They are read only
+// with a key known to be one of theirs (`isKnownRole`, `isKnownEntryType`), never with a string from a file.
 
 /** Messages, by role. */
-const MESSAGE_LOOKS = new Map<string, LookOf>([
-  ["user", titled("User")],
-  ["assistant", assistantLook],
-  ["toolResult", toolResultLook],
-  ["bashExecution", bashLook],
-  ["custom", titled("Custom message")],
-  ["branchSummary", titled("Branch summary")],
-  ["compactionSummary", titled("Compaction summary")],
-  ["system", titled("System")],
-]);
+const MESSAGE_LOOKS: Readonly<Record<KnownRole, LookOf>> = {
+  user: titled("User"),
+  assistant: assistantLook,
+  toolResult: toolResultLook,
+  bashExecution: bashLook,
+  custom: titled("Custom message"),
+  branchSummary: titled("Branch summary"),
+  compactionSummary: titled("Compaction summary"),
+  system: titled("System"),
+};
 
-/** Entries other than messages, by type. */
-const ENTRY_LOOKS = new Map<string, LookOf>([
-  ["compaction", (node) => ({ title: `Compaction · ${thousands(node.tokensBefore ?? 0)} tokens before` })],
-  ["branch_summary", titled("Branch summary")],
-  ["custom_message", titled("Custom message")],
-  ["model_change", titled("Model")],
-  ["thinking_level_change", titled("Thinking level")],
-  ["label", titled("Label")],
-  ["session_info", titled("Session name")],
-  ["custom", titled("Custom")],
-  ["context_edit", (node) => ({ title: `Context edit → ${node.targetId ?? "?"}` })],
-  ["usage", titled("Usage")],
-]);
+/** Entries, by type (a message by its role). */
+const ENTRY_LOOKS: Readonly<Record<KnownEntryType, LookOf>> = {
+  message: messageLook,
+  compaction: (node) => ({ title: `Compaction · ${thousands(node.tokensBefore ?? 0)} tokens before` }),
+  branch_summary: titled("Branch summary"),
+  custom_message: titled("Custom message"),
+  model_change: titled("Model"),
+  thinking_level_change: titled("Thinking level"),
+  label: titled("Label"),
+  session_info: titled("Session name"),
+  custom: titled("Custom"),
+  context_edit: (node) => ({ title: `Context edit → ${node.targetId ?? "?"}` }),
+  usage: titled("Usage"),
+};
 
 function messageLook(node: TreeNodeView): KindLook {
-  const lookOf = node.role === null ? undefined : MESSAGE_LOOKS.get(node.role);
-  return lookOf ? lookOf(node) : { title: `Message · ${node.role ?? "no role"}`, variant: "unknown" };
+  const role = node.role;
+  return isKnownRole(role)
+    ? MESSAGE_LOOKS[role](node)
+    : { title: `Message · ${role ?? "no role"}`, variant: "unknown" };
 }
 
 function entryLook(node: TreeNodeView): KindLook {
-  const lookOf = ENTRY_LOOKS.get(node.type);
-  return lookOf ? lookOf(node) : { title: `Unknown · ${node.type}`, variant: "kind-unknown" };
+  const type = node.type;
+  return isKnownEntryType(type)
+    ? ENTRY_LOOKS[type](node)
+    : { title: `Unknown · ${type}`, variant: "kind-unknown" };
 }
 
 export function nodeLook(node: TreeNodeView): NodeLook {
-  const isMessage = node.type === "message";
-  const kindClass = `kind-${isMessage ? (node.role ?? "unknown") : node.type}`;
-  const { title, variant } = isMessage ? messageLook(node) : entryLook(node);
+  const kindClass = `kind-${node.type === "message" ? (node.role ?? "unknown") : node.type}`;
+  const { title, variant } = entryLook(node);
   return { className: variant === undefined ? kindClass : `${kindClass} ${variant}`, title };
 }

@@ -13,6 +13,12 @@ import {
   type LayoutDirection,
 } from "../../../shared/graph/index.ts";
 import type { TreeNodeView } from "../../../shared/ipc/contract.ts";
+import {
+  isKnownEntryType,
+  isKnownRole,
+  type KnownEntryType,
+  type KnownRole,
+} from "../../../shared/session/types.ts";
 import { type GraphModel, NODE_HEIGHT, NODE_WIDTH } from "../state/graph-model.ts";
 import { nodeLook } from "./node-look.ts";
 
@@ -31,30 +37,43 @@ export const OVERVIEW_STYLES = [
 ] as const;
 export type OverviewStyle = (typeof OVERVIEW_STYLES)[number];
 
+/** The overview's colour of each entry type; a message's comes from its role. */
+const TYPE_STYLE: Record<KnownEntryType, OverviewStyle | "by-role"> = {
+  message: "by-role",
+  custom_message: "custom",
+  compaction: "summary",
+  branch_summary: "summary",
+  // Extension state: coloured as the extension's messages are.
+  custom: "custom",
+  model_change: "settings",
+  thinking_level_change: "settings",
+  label: "settings",
+  session_info: "settings",
+  usage: "settings",
+  context_edit: "settings",
+};
+
+const ROLE_STYLE: Record<KnownRole, OverviewStyle> = {
+  user: "user",
+  assistant: "assistant",
+  toolResult: "tool",
+  bashExecution: "bash",
+  custom: "custom",
+  branchSummary: "summary",
+  compactionSummary: "summary",
+  system: "system",
+};
+
+/** An unknown type, or a message of an unknown role (or none), is coloured as a setting. */
 export function overviewStyle(node: TreeNodeView): OverviewStyle {
   if (node.isError || node.stopReason === "aborted") return "error";
-  switch (node.kind) {
-    case "user":
-      return "user";
-    case "assistant":
-      return node.toolCallsOnly ? "tool" : "assistant";
-    case "toolResult":
-      return "tool";
-    case "bashExecution":
-      return "bash";
-    case "custom":
-    case "custom_message":
-      return "custom";
-    case "compaction":
-    case "compactionSummary":
-    case "branch_summary":
-    case "branchSummary":
-      return "summary";
-    case "system":
-      return "system";
-    default:
-      return "settings";
-  }
+  const type = node.type;
+  if (!isKnownEntryType(type)) return "settings";
+  const style = TYPE_STYLE[type];
+  if (style !== "by-role") return style;
+  const role = node.role;
+  if (!isKnownRole(role)) return "settings";
+  return role === "assistant" && node.toolCallsOnly ? "tool" : ROLE_STYLE[role];
 }
 
 export interface OverviewScene {

@@ -5,7 +5,7 @@
  */
 
 import type { ContextView } from "../../../shared/ipc/contract.ts";
-import { isRecord, textOf } from "../../../shared/session/index.ts";
+import { assertNever, isKnownRole, isRecord, textOf } from "../../../shared/session/index.ts";
 import type { ContextMode } from "../state/stores.ts";
 import { base64Bytes, formatBytes } from "./format.ts";
 
@@ -53,7 +53,10 @@ function bashNotes(message: Record<string, unknown>): string[] {
 
 function messageMarkdown(message: Record<string, unknown>): string {
   const parts: string[] = [];
-  switch (message.role) {
+  const role = message.role;
+  // A role this version does not know: its content, as for a user's message.
+  if (!isKnownRole(role)) return contentMarkdown(message.content);
+  switch (role) {
     case "assistant": {
       const content = Array.isArray(message.content) ? message.content : [];
       for (const block of content) {
@@ -91,8 +94,13 @@ function messageMarkdown(message: Record<string, unknown>): string {
     case "compactionSummary":
       parts.push(String(message.summary ?? ""));
       break;
-    default:
+    case "user":
+    case "custom":
+    case "system":
       parts.push(contentMarkdown(message.content));
+      break;
+    default:
+      assertNever(role, "message role");
   }
   return parts.filter(Boolean).join("\n\n");
 }

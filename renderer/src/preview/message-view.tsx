@@ -14,7 +14,7 @@ import {
   useRef,
   useState,
 } from "react";
-import { isRecord } from "../../../shared/session/index.ts";
+import { assertNever, isKnownRole, isRecord } from "../../../shared/session/index.ts";
 import { lineDiff } from "./diff.ts";
 import { MarkdownText } from "./markdown.tsx";
 import { base64Bytes, formatBytes } from "./format.ts";
@@ -272,7 +272,9 @@ function BashView({ message }: { message: Json }) {
 
 /** A short description of the message for its header. */
 function headerDetails(message: Json): ReactNode {
-  switch (message.role) {
+  const role = message.role;
+  if (!isKnownRole(role)) return null;
+  switch (role) {
     case "assistant":
       return [str(message.provider), str(message.model)].filter(Boolean).join("/");
     case "toolResult":
@@ -293,13 +295,21 @@ function headerDetails(message: Json): ReactNode {
       return typeof message.tokensBefore === "number"
         ? `${message.tokensBefore.toLocaleString()} tokens before`
         : null;
-    default:
+    case "user":
+    case "bashExecution":
+    case "branchSummary":
+    case "system":
       return null;
+    default:
+      return assertNever(role, "message role");
   }
 }
 
 function MessageBody({ message }: { message: Json }) {
-  switch (message.role) {
+  const role = message.role;
+  // A role this version does not know: shown as it is.
+  if (!isKnownRole(role)) return <pre className="json">{JSON.stringify(message, null, 2)}</pre>;
+  switch (role) {
     case "user":
       return <ContentView content={message.content} />;
     case "assistant":
@@ -321,7 +331,7 @@ function MessageBody({ message }: { message: Json }) {
         </details>
       );
     default:
-      return <pre className="json">{JSON.stringify(message, null, 2)}</pre>;
+      return assertNever(role, "message role");
   }
 }
 

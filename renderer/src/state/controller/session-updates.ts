@@ -7,6 +7,7 @@
 
 import type { ArborEvents } from "../../../../shared/ipc/contract.ts";
 import { applySessionDelta } from "../../../../shared/ipc/session-delta.ts";
+import { isKnownEntryType, type KnownEntryType } from "../../../../shared/session/types.ts";
 import { initialSessionState, type SessionState } from "../stores.ts";
 import { type ControllerKit, messageOf } from "./kit.ts";
 import type { FollowNeeds } from "./session.ts";
@@ -14,8 +15,28 @@ import type { FollowNeeds } from "./session.ts";
 /** How long appended entries stay highlighted. */
 export const RECENT_HIGHLIGHT_MS = 4000;
 
-/** Entries about the session rather than in its conversation: follow mode does not move for them. */
-const METADATA_TYPES: ReadonlySet<string> = new Set(["label", "session_info"]);
+/**
+ * Whether follow mode moves to a new entry of each type: not for entries
+ * about the session rather than in its conversation (a label, a name).
+ */
+const FOLLOWED_TYPES: Record<KnownEntryType, boolean> = {
+  message: true,
+  model_change: true,
+  thinking_level_change: true,
+  compaction: true,
+  branch_summary: true,
+  custom: true,
+  custom_message: true,
+  label: false,
+  session_info: false,
+  usage: true,
+  context_edit: true,
+};
+
+/** An entry of a type this version does not know is followed. */
+function isFollowed(type: string): boolean {
+  return !isKnownEntryType(type) || FOLLOWED_TYPES[type];
+}
 
 export interface SessionUpdates {
   subscribe(): void;
@@ -91,8 +112,8 @@ function applyAppend(kit: ControllerKit, needs: FollowNeeds, event: ArborEvents[
   const follow =
     state.follow &&
     view.leafId !== null &&
-    (delta.added.some((node) => !METADATA_TYPES.has(node.type)) ||
-      (view.leafId !== current.leafId && leafType !== undefined && !METADATA_TYPES.has(leafType)));
+    (delta.added.some((node) => isFollowed(node.type)) ||
+      (view.leafId !== current.leafId && leafType !== undefined && isFollowed(leafType)));
   if (follow) {
     next.selectedId = view.leafId;
     next.cursorId = view.leafId;

@@ -7,9 +7,10 @@ import {
   DisposableStore,
   MutableDisposable,
   toDisposable,
-  trackDisposables,
 } from "./disposable.ts";
 import { Emitter } from "./event.ts";
+import { trackDisposables } from "./leak-tracker.ts";
+import { ensureNoLeaks, ownedByTest } from "./testing.ts";
 
 describe("DisposableStore", () => {
   it("disposes newest first, once, and disposes what is added after it was disposed", () => {
@@ -136,6 +137,27 @@ describe("LeakTracker", () => {
     }
   });
 
+  it("a tracker installed over another leaves the outer one hearing everything", () => {
+    const outer = trackDisposables({ stacks: false });
+    try {
+      const early = toDisposable(() => {});
+      const inner = trackDisposables({ stacks: false });
+      let late: ReturnType<typeof toDisposable>;
+      try {
+        late = toDisposable(() => {});
+        early.dispose();
+        expect(inner.leaks()).toEqual([{ disposable: late, stack: undefined }]);
+      } finally {
+        inner.stop();
+      }
+      expect(outer.leaks().map((leak) => leak.disposable)).toEqual([late]);
+      late.dispose();
+      outer.assertNoLeaks();
+    } finally {
+      outer.stop();
+    }
+  });
+
   it("counts a subscription nobody disposed as a leak, even after its emitter is gone", () => {
     const tracker = trackDisposables({ stacks: false });
     try {
@@ -146,5 +168,24 @@ describe("LeakTracker", () => {
     } finally {
       tracker.stop();
     }
+  });
+});
+
+describe("ensureNoLeaks", () => {
+  const leaks = ensureNoLeaks();
+
+  it("tracks what the test creates; add() disposes at the end of the test, root() is held on purpose", () => {
+    const emitter = leaks.add(new Emitter<number>());
+    const seen: number[] = [];
+    leaks.add(emitter.event((value) => seen.push(value)));
+    // A test helper's subscription, owned by the running test.
+    ownedByTest(emitter.event(() => {}));
+    emitter.fire(1);
+    expect(seen).toEqual([1]);
+    const held = new DisposableStore();
+    expect(leaks.leaks().map((leak) => leak.disposable)).toEqual([held]);
+    // Held on purpose: left alone by the check at the end.
+    leaks.root(held);
+    expect(leaks.leaks()).toEqual([]);
   });
 });

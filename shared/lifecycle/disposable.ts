@@ -4,10 +4,13 @@
  * `Disposable`, and every disposable is registered with an owner that
  * disposes it. A runtime owns a `DisposableStore` per session; replacing the
  * session disposes that store, so nothing outlives its session by accident.
+ * The store, the runtime and the window services all use this one
+ * vocabulary (and `event.ts`'s `Emitter`); it is pure TypeScript, so the
+ * renderer may use it too.
  *
- * A `LeakTracker` (installed with `trackDisposables()`, in tests) records
- * every disposable created while it is installed and which of them were
- * disposed, so a test can assert that nothing leaked.
+ * A `DisposableTracker` hears every creation, disposal and adoption; the
+ * `LeakTracker` (leak-tracker.ts, installed by tests) uses it to assert that
+ * nothing leaked.
  */
 
 export interface Disposable {
@@ -220,95 +223,4 @@ export class MutableDisposable<T extends Disposable = Disposable> implements Dis
     this.current = undefined;
     value?.dispose();
   }
-}
-
-// ---------------------------------------------------------------------------
-// Leak tracking
-
-interface Tracked {
-  stack: string | undefined;
-  owner: Disposable | null;
-}
-
-export interface Leak {
-  disposable: Disposable;
-  /** Where it was created (with `stacks: true`). */
-  stack: string | undefined;
-}
-
-/**
- * Records every disposable created while installed. A leak is a disposable
- * still alive whose owner (if any) was disposed or never existed: alive and
- * reachable from nothing that will dispose it.
- */
-export class LeakTracker implements DisposableTracker {
-  private readonly alive = new Map<Disposable, Tracked>();
-  private readonly stacks: boolean;
-  private total = 0;
-
-  constructor(options: { stacks?: boolean } = {}) {
-    this.stacks = options.stacks ?? true;
-  }
-
-  created(disposable: Disposable): void {
-    this.total += 1;
-    const stack = this.stacks ? new Error("created here").stack : undefined;
-    this.alive.set(disposable, { stack, owner: null });
-  }
-
-  disposed(disposable: Disposable): void {
-    this.alive.delete(disposable);
-  }
-
-  adopted(child: Disposable, owner: Disposable | null): void {
-    const tracked = this.alive.get(child);
-    if (tracked) tracked.owner = owner;
-  }
-
-  /** How many tracked disposables are alive now. */
-  get aliveCount(): number {
-    return this.alive.size;
-  }
-
-  /** How many disposables were created while installed. */
-  get createdCount(): number {
-    return this.total;
-  }
-
-  /**
-   * Alive disposables that nothing alive owns (what an owner holds is
-   * reported through its owner). `roots` are disposables the test still
-   * holds on purpose, a runtime it disposes later: they do not count.
-   */
-  leaks(roots: readonly Disposable[] = []): Leak[] {
-    const rootSet = new Set(roots);
-    const leaks: Leak[] = [];
-    for (const [disposable, tracked] of this.alive) {
-      if (rootSet.has(disposable)) continue;
-      if (tracked.owner !== null && this.alive.has(tracked.owner)) continue;
-      leaks.push({ disposable, stack: tracked.stack });
-    }
-    return leaks;
-  }
-
-  /** Throws, with where the first few were created, when anything leaked. */
-  assertNoLeaks(roots: readonly Disposable[] = []): void {
-    const leaks = this.leaks(roots);
-    if (leaks.length === 0) return;
-    const shown = leaks
-      .slice(0, 5)
-      .map((leak, i) => `#${i + 1}: ${leak.disposable.constructor?.name ?? "object"}\n${leak.stack ?? ""}`);
-    throw new Error(`${leaks.length} disposable(s) leaked:\n${shown.join("\n")}`);
-  }
-}
-
-/** Installs a fresh `LeakTracker` until `stop()`; for tests. */
-export function trackDisposables(options: { stacks?: boolean } = {}): LeakTracker & { stop(): void } {
-  const leakTracker = new LeakTracker(options);
-  const previous = setDisposableTracker(leakTracker);
-  return Object.assign(leakTracker, {
-    stop() {
-      setDisposableTracker(previous);
-    },
-  });
 }
