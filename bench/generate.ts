@@ -215,7 +215,7 @@ const PATHS = [
   "src/core/session-manager.ts",
   "src/core/messages.ts",
   "src/index.ts",
-  "app/store/read-session-file.ts",
+  "app/store/read-whole-session-file.ts",
   "shared/session/tree-index.ts",
   "shared/session/parse.ts",
   "renderer/graph/TreeView.tsx",

@@ -11,7 +11,7 @@
  *   floor      readFileSync(utf8) + split("\n") + JSON.parse of every line
  *   pi073-open Pi 0.73 SessionManager.open(file) + getTree()
  *   pi16-open  Pi 1.6  SessionManager.open(file) + getTree()
- *   arbor-open Arbor openSessionFile(file) (open + full tree index)
+ *   arbor-open Arbor openIndexedFile(file) (open + full tree index)
  *   noop       nothing: the RSS of a bare worker
  * Context operations (file loaded first, untimed; then REPS timed runs of the
  * context call alone for the file's leaf):
@@ -163,10 +163,10 @@ async function run(op: string, file: string, reps: number): Promise<WorkerResult
         break;
       }
       case "arbor-open": {
-        const { openSessionFile } = await import("../app/store/open-session-file.ts");
+        const { openIndexedFile } = await import("../app/store/open-indexed-file.ts");
         const cpu = cpuSince();
         const start = performance.now();
-        const opened = openSessionFile(file);
+        const opened = openIndexedFile(file);
         result.ms = performance.now() - start;
         result.cpuMs = cpuSince() - cpu;
         result.entries = opened.index.entries.length;
@@ -194,9 +194,9 @@ async function run(op: string, file: string, reps: number): Promise<WorkerResult
         break;
       }
       case "arbor-context": {
-        const { openSessionFile } = await import("../app/store/open-session-file.ts");
+        const { openIndexedFile } = await import("../app/store/open-indexed-file.ts");
         const { buildSessionContext, contextGraphOf } = await import("../shared/session/index.ts");
-        const opened = openSessionFile(file);
+        const opened = openIndexedFile(file);
         const { index, reader } = opened;
         result.runsMs = [];
         for (let i = 0; i < reps; i++) {

@@ -24,7 +24,7 @@ import {
   problemCounts,
   type SessionIndex,
 } from "../../shared/session/index.ts";
-import { type OpenedSession, openSessionFile } from "../store/open-session-file.ts";
+import { type IndexedFile, openIndexedFile } from "../store/open-indexed-file.ts";
 import { renderTreeText, treeJson } from "./tree-output.ts";
 
 /** Wrong arguments: exit 2 with the usage text. */
@@ -94,11 +94,11 @@ function describeIoError(error: unknown): string {
 }
 
 /** Files opened by the running command; closed when it returns. */
-const openFiles: OpenedSession[] = [];
+const openFiles: IndexedFile[] = [];
 
 /** Opens a file structure-first (bodies read on demand) for its index and entries; the file stays untouched. */
 function openFile(file: string): { index: SessionIndex; reader: EntryReader } {
-  const opened = openSessionFile(file);
+  const opened = openIndexedFile(file);
   openFiles.push(opened);
   return opened;
 }

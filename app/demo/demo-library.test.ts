@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildSessionContext, contextGraphOf } from "../../shared/session/index.ts";
-import { readSessionFile } from "../store/read-session-file.ts";
+import { readWholeSessionFile } from "../store/read-whole-session-file.ts";
 import { demoFiles, writeDemoLibrary } from "./demo-library.ts";
 
 const pi16 = (await import(
@@ -37,7 +37,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe("the demo library", () => {
   const paths = writeDemoLibrary(root);
-  const [login, fork, release, damaged] = paths.map((path) => ({ path, ...readSessionFile(path) }));
+  const [login, fork, release, damaged] = paths.map((path) => ({ path, ...readWholeSessionFile(path) }));
 
   it("is deterministic and written once", () => {
     expect(paths).toHaveLength(4);

@@ -54,7 +54,7 @@ describe("createHostWindowRuntimes", () => {
   });
 
   it("opens the file the shell hands it, tells the window and titles it", async () => {
-    await runtime!.openSessionFile(sessionPath);
+    await runtime!.switchToFile(sessionPath);
     const current = await dispatch(runtime!.handlers, "session.current", {});
     expect(current).toMatchObject({ result: { path: sessionPath } });
     // Answers leave in their wire form (the renderer decodes them).
@@ -69,7 +69,7 @@ describe("createHostWindowRuntimes", () => {
 
   it("starts a new session in the project of the one on view, and refuses with none open", async () => {
     await expect(runtime!.newSession()).rejects.toBeInstanceOf(ArborError);
-    await runtime!.openSessionFile(sessionPath);
+    await runtime!.switchToFile(sessionPath);
     await runtime!.newSession();
     const current = await dispatch(runtime!.handlers, "session.current", {});
     expect(current).toMatchObject({ result: { cwd: "/work/project" } });
@@ -77,6 +77,6 @@ describe("createHostWindowRuntimes", () => {
   });
 
   it("reports a file that cannot be opened as an error", async () => {
-    await expect(runtime!.openSessionFile(join(folder.path, "missing.jsonl"))).rejects.toThrow();
+    await expect(runtime!.switchToFile(join(folder.path, "missing.jsonl"))).rejects.toThrow();
   });
 });

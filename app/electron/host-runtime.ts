@@ -25,7 +25,7 @@ export function createHostWindowRuntimes(options: HostRuntimeOptions): CreateWin
     const events = host.events.subscribe((name, payload) => context.emit(name, payload));
     return {
       handlers: host.handlers,
-      async openSessionFile(path) {
+      async switchToFile(path) {
         const result = await host.runtime.switchSession(path);
         if (result.cancelled) {
           throw new ArborError(

@@ -3,7 +3,7 @@
  * A session file reaches us on the command line, from a second instance,
  * from macOS's open-file, from the Open dialog, the recent list, or a drop
  * on a window; every one is checked by `checkSessionFile` and opened the
- * same way (`openSessionFile` below). Everything that is not Electron
+ * same way (`openFileInWindow` below). Everything that is not Electron
  * plumbing lives in the small pure modules beside this file.
  */
 
@@ -77,12 +77,12 @@ if (!app.requestSingleInstanceLock()) {
     const path = sessionFileFromArgv(argv, { defaultApp: process.defaultApp === true, workingDirectory });
     if (!app.isReady()) {
       if (path !== null) pendingFiles.push(path);
-    } else if (path !== null) void openSessionFile(path);
+    } else if (path !== null) void openFileInWindow(path);
     else focusSomeWindow();
   });
   app.on("open-file", (event, path) => {
     event.preventDefault();
-    if (app.isReady()) void openSessionFile(path);
+    if (app.isReady()) void openFileInWindow(path);
     else pendingFiles.push(path);
   });
   app.on("web-contents-created", (_event, contents) => guardWebContents(contents, location));
@@ -123,7 +123,7 @@ function start(): void {
   });
   const initial = [...pendingFiles.splice(0), ...(fromArgv === null ? [] : [fromArgv])];
   // A window either way: a file that cannot be opened leaves the library view, not nothing.
-  void Promise.all(initial.map((path) => openSessionFile(path))).then(() => {
+  void Promise.all(initial.map((path) => openFileInWindow(path))).then(() => {
     if (windows.size === 0) openWindow();
   });
 }
@@ -189,7 +189,7 @@ function focusSomeWindow(): void {
  * `target` (the window it was dropped on), else the focused window if it
  * shows no session yet, else a new window.
  */
-async function openSessionFile(path: unknown, target?: ShellWindow): Promise<DroppedFileOutcome> {
+async function openFileInWindow(path: unknown, target?: ShellWindow): Promise<DroppedFileOutcome> {
   const check = await checkSessionFile(path);
   if (!check.ok) {
     await showProblem(target, "Arbor cannot open that file.", check.reason);
@@ -206,7 +206,7 @@ async function openSessionFile(path: unknown, target?: ShellWindow): Promise<Dro
   // Claimed now, so a second file opened meanwhile goes to another window.
   into.sessionPath = check.path;
   try {
-    await into.runtime.openSessionFile(check.path);
+    await into.runtime.switchToFile(check.path);
   } catch (error) {
     into.sessionPath = previous;
     const payload =
@@ -223,7 +223,7 @@ async function openSessionFile(path: unknown, target?: ShellWindow): Promise<Dro
 }
 
 function openDroppedFile(webContentsId: number, path: unknown): Promise<DroppedFileOutcome> {
-  return openSessionFile(path, windows.get(webContentsId));
+  return openFileInWindow(path, windows.get(webContentsId));
 }
 
 async function showProblem(
@@ -254,11 +254,11 @@ function rebuildMenu(): void {
       displayPath: (path) => (path.startsWith(homedir()) ? `~${path.slice(homedir().length)}` : path),
     },
     {
-      openSessionFile: () => void chooseSessionFile(),
+      chooseSessionFile: () => void chooseSessionFile(),
       openSessionsFolder: () => void openSessionsFolder(),
       newSession: () => void newSession(),
       openRecent: (path) => {
-        void openSessionFile(path).then((outcome) => {
+        void openFileInWindow(path).then((outcome) => {
           if (!outcome.opened) preferences.update((current) => withoutRecentFile(current, path));
         });
       },
@@ -288,7 +288,7 @@ async function chooseSessionFile(): Promise<void> {
     ? await dialog.showOpenDialog(shellWindow.window, options)
     : await dialog.showOpenDialog(options);
   const path = choice.filePaths[0];
-  if (!choice.canceled && path !== undefined) await openSessionFile(path);
+  if (!choice.canceled && path !== undefined) await openFileInWindow(path);
 }
 
 async function openSessionsFolder(): Promise<void> {

@@ -4,7 +4,7 @@ import { type MenuActions, type MenuInput, menuTemplate } from "./menu-template.
 
 function actions(): MenuActions {
   return {
-    openSessionFile: vi.fn(),
+    chooseSessionFile: vi.fn(),
     openSessionsFolder: vi.fn(),
     newSession: vi.fn(),
     openRecent: vi.fn(),
@@ -57,7 +57,7 @@ describe("menuTemplate", () => {
     click(find(template, "Open Session File…"));
     click(find(template, "Open Sessions Folder"));
     click(find(template, "New Session"));
-    expect(handlers.openSessionFile).toHaveBeenCalledOnce();
+    expect(handlers.chooseSessionFile).toHaveBeenCalledOnce();
     expect(handlers.openSessionsFolder).toHaveBeenCalledOnce();
     expect(handlers.newSession).toHaveBeenCalledOnce();
     expect(find(template, "Open Session File…").accelerator).toBe("CmdOrCtrl+O");

@@ -10,7 +10,7 @@ import type { MenuItemConstructorOptions } from "electron";
 import type { ThemeSource } from "../preferences/preferences.ts";
 
 export interface MenuActions {
-  openSessionFile(): void;
+  chooseSessionFile(): void;
   openSessionsFolder(): void;
   newSession(): void;
   openRecent(path: string): void;
@@ -70,7 +70,7 @@ function fileMenu(input: MenuInput, actions: MenuActions, isMac: boolean): MenuI
   return {
     label: "File",
     submenu: [
-      { label: "Open Session File…", accelerator: "CmdOrCtrl+O", click: () => actions.openSessionFile() },
+      { label: "Open Session File…", accelerator: "CmdOrCtrl+O", click: () => actions.chooseSessionFile() },
       {
         label: "Open Recent",
         submenu: [

@@ -12,7 +12,7 @@ export interface WindowRuntime {
   /** The handler object this window's requests are dispatched to. */
   readonly handlers: ArborHandlers;
   /** Opens a session file the main process chose (argv, open-file, dialog, drop, recent). */
-  openSessionFile(path: string): Promise<void>;
+  switchToFile(path: string): Promise<void>;
   /** File > New Session: a new session in the project of the one on view. */
   newSession(): Promise<void>;
   /** The window closed: stop following files, dispose contexts; resolves once all is released. */

@@ -19,7 +19,7 @@ import { createWindowTitleExtension } from "../runtime/extensions/window-title.t
 import type { OpenSessionFactory, SessionFiles } from "../runtime/open-session.ts";
 import { createCwdServicesFactory } from "../runtime/services.ts";
 import { SessionRuntime } from "../runtime/session-runtime.ts";
-import { storeSessionFactory } from "../runtime/store-session.ts";
+import { fileSessionFactory } from "../runtime/file-session.ts";
 import { createParseCache, type ParseCache } from "../store/parse-cache.ts";
 import type { ArborHandlers } from "../../shared/ipc/contract.ts";
 import { type DemoSource, LibraryView } from "../library-view/library-view.ts";
@@ -47,7 +47,7 @@ export interface ArborHostOptions {
   setTitle?: ((title: string) => void) | undefined;
   /** Runs work once the answers given so far have left the process (see `WindowServicesOptions.afterReplies`). */
   afterReplies?: ((work: () => void) => void) | undefined;
-  /** Opens session files (default: the runtime's, `openStoreSession` over `app/store`). */
+  /** Opens session files (default: the runtime's, `openFileSession` over `app/store`). */
   openSession?: OpenSessionFactory | undefined;
   /** Writes new, forked and cloned files (default: the runtime's, over `app/store/new-file.ts`). */
   files?: SessionFiles | undefined;
@@ -220,7 +220,7 @@ export function createArborHost(options: ArborHostOptions): ArborHost {
   const preferences = shared?.preferences ?? options.preferences ?? preferencesIn(options.dataDir);
   let windowServices: WindowServices | undefined;
   const runtime = new SessionRuntime({
-    openSession: options.openSession ?? storeSessionFactory({ parseCache: parseCacheIn(options.dataDir) }),
+    openSession: options.openSession ?? fileSessionFactory({ parseCache: parseCacheIn(options.dataDir) }),
     files: options.files,
     services: createCwdServicesFactory({
       lookupLibraryEntry: (path) => windowServices?.library.active.session(path),

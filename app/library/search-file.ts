@@ -6,7 +6,7 @@
  */
 
 import { open } from "node:fs/promises";
-import { openSessionFile } from "../store/open-session-file.ts";
+import { openIndexedFile } from "../store/open-indexed-file.ts";
 import { READ_CHUNK_BYTES, readLines } from "./read-lines.ts";
 import { forEachSearchText, isPiToolResultLine, type SearchField } from "./session-summary.ts";
 import { matchRanges, matchText } from "./tokenize.ts";
@@ -120,7 +120,7 @@ export async function searchSessionFile(
  */
 function resolveEntryIds(path: string, hits: SearchHit[]): void {
   try {
-    const session = openSessionFile(path);
+    const session = openIndexedFile(path);
     try {
       const idOfLine = new Map<number, string>();
       const { entries, entryLines } = session.index;

@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openSessionFile } from "../store/open-session-file.ts";
+import { openIndexedFile } from "../store/open-indexed-file.ts";
 import type { SearchHit } from "./search-file.ts";
 import { createSessionLibrary, type SessionLibrary } from "./session-library.ts";
 import { matchText, queryTerms, TermSet, termsOf } from "./tokenize.ts";
@@ -194,7 +194,7 @@ describe("search", () => {
     ]);
     await lib.scan();
     const hits = await lib.search("wombat");
-    const opened = openSessionFile(v1);
+    const opened = openIndexedFile(v1);
     const expected = opened.index.entries.map((entry) => entry.id);
     opened.close();
     expect(hits.map((hit) => hit.entryId)).toEqual(expected);

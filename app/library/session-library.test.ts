@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { contextView, sessionViewContent, treeNodeViews } from "../../shared/ipc/views.ts";
 import { decodeNodes } from "../../shared/ipc/node-table.ts";
-import { openSessionFile } from "../store/open-session-file.ts";
+import { openIndexedFile } from "../store/open-indexed-file.ts";
 import { createParseCache } from "../store/parse-cache.ts";
 import { snapshot } from "../store/testing/files.ts";
 import { CACHE_FILE } from "./cache.ts";
@@ -558,10 +558,10 @@ describe("saved parses for the explorer", () => {
     expect(parseCache.has(first)).toBe(true);
     expect(parseCache.has(second)).toBe(true);
 
-    const opened = openSessionFile(first, { mode: "structure-with-facts", parseCache });
+    const opened = openIndexedFile(first, { mode: "structure-with-facts", parseCache });
     // The view the explorer is sent, without an index built for it.
     const saved = opened.savedView!;
-    const fresh = openSessionFile(first, { mode: "structure-with-facts" });
+    const fresh = openIndexedFile(first, { mode: "structure-with-facts" });
     expect(decodeNodes(saved.nodesJson)).toEqual(treeNodeViews(fresh.index, fresh.reader));
     expect(saved.content).toEqual(sessionViewContent(fresh.index, fresh.reader));
     expect(JSON.parse(saved.leafContextJson!)).toEqual(

@@ -10,4 +10,4 @@ export * from "./open-session.ts";
 export * from "./services.ts";
 export * from "./session-files.ts";
 export * from "./session-runtime.ts";
-export * from "./store-session.ts";
+export * from "./file-session.ts";

@@ -1,6 +1,6 @@
 /**
  * What the runtime needs from one open session file. Small on purpose:
- * `store-session.ts` implements it over `app/store`'s `SessionStore` (its
+ * `file-session.ts` implements it over `app/store`'s `SessionStore` (its
  * follower and `append.ts`), and a test can swap in another through one
  * factory function (`SessionRuntimeOptions.openSession`).
  */

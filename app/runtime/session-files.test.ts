@@ -1,6 +1,6 @@
 /**
  * The runtime's `SessionFiles` (over `app/store/new-file.ts`), from sessions
- * opened as the runtime opens them (`StoreSession`): forks against Pi 1.6's
+ * opened as the runtime opens them (`FileSession`): forks against Pi 1.6's
  * own `createBranchedSession`, the same entries in the same order (label
  * entries dropped and re-created, the path re-chained) whatever entry the
  * fork ends at and however the source was parsed; new sessions and forks
@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSession } from "../../shared/session/testing/generate-session.ts";
 import type { ParseMode } from "../../shared/session/parse.ts";
 import { createSessionFiles } from "./session-files.ts";
-import { openStoreSession, storeSessionFactory } from "./store-session.ts";
+import { openFileSession, fileSessionFactory } from "./file-session.ts";
 import { SAMPLE_IDS, tempFolder, writeSampleSession } from "./testing.ts";
 import { ensureNoLeaks } from "../../shared/lifecycle/testing.ts";
 
@@ -69,7 +69,7 @@ async function compareWithPi(source: string, leafId: string, tag: string, mode?:
   const copy = join(piDir, "source.jsonl");
   copyFileSync(source, copy);
   const piPath = Pi.open(copy, piDir).createBranchedSession(leafId);
-  const session = await (mode ? storeSessionFactory({ mode }) : openStoreSession)(source);
+  const session = await (mode ? fileSessionFactory({ mode }) : openFileSession)(source);
   try {
     const arborPath = await createSessionFiles().createFork({
       source: session,
@@ -104,7 +104,7 @@ describe("createSessionFiles().createFork", () => {
       const source = join(folder.path, `generated-${seed}.jsonl`);
       writeFileSync(source, generated.text);
       const leaves = generated.entryIds.filter((_, i) => i % 7 === 3);
-      const opened = await openStoreSession(source);
+      const opened = await openFileSession(source);
       // Pi writes no file for a fork without a user or assistant message on its path.
       const withConversation = leaves.filter((leafId) => {
         for (let node = opened.index.nodes.get(leafId); node; node = node.parent ?? undefined) {
@@ -144,7 +144,7 @@ describe("createSessionFiles", () => {
     const source = writeSampleSession(join(folder.path, "empty-fork", "source.jsonl"), {
       cwd: "/work/elsewhere",
     }).path;
-    const session = await openStoreSession(source);
+    const session = await openFileSession(source);
     try {
       const path = await createSessionFiles().createFork({
         source: session,
@@ -166,7 +166,7 @@ describe("createSessionFiles", () => {
   it("refuses an entry that is not in the source, and writes nothing", async () => {
     const dir = join(folder.path, "missing-entry");
     const source = writeSampleSession(join(dir, "source.jsonl")).path;
-    const session = await openStoreSession(source);
+    const session = await openFileSession(source);
     try {
       await expect(
         createSessionFiles().createFork({ source: session, leafId: "nope", sessionDir: dir }),

@@ -19,7 +19,7 @@ import { createRecentSessions } from "./extensions/recent-sessions.ts";
 import { createWindowTitleExtension } from "./extensions/window-title.ts";
 import type { OpenSession, SessionFiles, SessionReloadEvent } from "./open-session.ts";
 import { SessionRuntime, type SessionRuntimeOptions } from "./session-runtime.ts";
-import { openStoreSession, StoreSession } from "./store-session.ts";
+import { openFileSession, FileSession } from "./file-session.ts";
 import {
   namesIn,
   openDescriptorCount,
@@ -435,7 +435,7 @@ describe("SessionRuntime: failures while preparing the target", () => {
       openSession: async (path) => {
         opens++;
         if (opens > 1) throw new Error("cannot open");
-        return openStoreSession(path);
+        return openFileSession(path);
       },
     });
     await runtime.switchSession(pathA);
@@ -507,8 +507,8 @@ describe("SessionRuntime: the session is the store's", () => {
     const runtime = createRuntime({ extensions: [createFollowerExtension()] });
     await runtime.switchSession(pathA);
     const session = runtime.session!;
-    expect(session).toBeInstanceOf(StoreSession);
-    const store = (session as StoreSession).store;
+    expect(session).toBeInstanceOf(FileSession);
+    const store = (session as FileSession).store;
     expect(store.following).toBe(true);
     const context = runtime.context!;
 
@@ -544,7 +544,7 @@ describe("SessionRuntime: the session is the store's", () => {
     await runtime.switchSession(pathB);
     expect(store.following).toBe(false);
     expect(() => session.index).toThrow(/was closed/);
-    expect((runtime.session as StoreSession).store.following).toBe(true);
+    expect((runtime.session as FileSession).store.following).toBe(true);
   });
 
   it("forks and clones are written by app/store and name their source", async () => {

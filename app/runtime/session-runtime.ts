@@ -45,7 +45,7 @@ import {
 import type { OpenSession, OpenSessionFactory, SessionFiles } from "./open-session.ts";
 import { type CwdServices, type CwdServicesFactory, createCwdServicesFactory } from "./services.ts";
 import { createSessionFiles } from "./session-files.ts";
-import { openStoreSession } from "./store-session.ts";
+import { openFileSession } from "./file-session.ts";
 
 /** Given to the host's rebind callback after every replacement. */
 export interface RebindEvent {
@@ -60,7 +60,7 @@ export interface RebindEvent {
 export type RebindCallback = (event: RebindEvent) => unknown;
 
 export interface SessionRuntimeOptions {
-  /** Opens a session file (default: `openStoreSession`, over `app/store`'s `SessionStore`). */
+  /** Opens a session file (default: `openFileSession`, over `app/store`'s `SessionStore`). */
   openSession?: OpenSessionFactory | undefined;
   /** Writes new, forked and cloned files (default: `createSessionFiles()`, over `app/store/new-file.ts`). */
   files?: SessionFiles | undefined;
@@ -175,7 +175,7 @@ export class SessionRuntime extends DisposableObject implements RuntimeActions {
       if (ids.has(extension.id)) throw new Error(`Two extensions have the id "${extension.id}".`);
       ids.add(extension.id);
     }
-    this.openSession = options.openSession ?? openStoreSession;
+    this.openSession = options.openSession ?? openFileSession;
     this.files = options.files ?? createSessionFiles();
     this.createServices = options.services ?? createCwdServicesFactory();
     this.onExtensionError = options.onExtensionError ?? reportExtensionError;

@@ -22,9 +22,9 @@ import {
   type DisposableTracker,
   setDisposableTracker,
 } from "../../shared/lifecycle/disposable.ts";
-import { storeSessionFactory } from "../runtime/store-session.ts";
+import { fileSessionFactory } from "../runtime/file-session.ts";
 import { encodedCwd, SAMPLE_IDS, writeLinearSession, writeSampleSession } from "../runtime/testing.ts";
-import { openSessionFile } from "../store/open-session-file.ts";
+import { openIndexedFile } from "../store/open-indexed-file.ts";
 import { createParseCache, type ParseCache } from "../store/parse-cache.ts";
 import { countingLoads } from "../store/testing/counting-cache.ts";
 import { ensureNoLeaks } from "../../shared/lifecycle/testing.ts";
@@ -266,7 +266,7 @@ describe("sessions opened from a saved view", () => {
     const cache = countingLoads(createParseCache(join(fixture.folder, "open-cache"), { minBytes: 0 }));
     const created = fixture.host({
       demo: false,
-      openSession: storeSessionFactory({ mode: "structure-with-facts", parseCache: cache }),
+      openSession: fileSessionFactory({ mode: "structure-with-facts", parseCache: cache }),
       setTitle,
     });
     return { created, cache };
@@ -274,7 +274,7 @@ describe("sessions opened from a saved view", () => {
 
   /** What a first open saved for the next one. */
   function saveView(path: string, cache: ParseCache): void {
-    const opened = openSessionFile(path, { mode: "structure-with-facts", parseCache: cache });
+    const opened = openIndexedFile(path, { mode: "structure-with-facts", parseCache: cache });
     opened.saveForNextOpen?.();
     opened.close();
   }

@@ -32,7 +32,7 @@ import {
   appendSessionName,
   generateEntryId,
 } from "./append.ts";
-import { openSessionFile } from "./open-session-file.ts";
+import { openIndexedFile } from "./open-indexed-file.ts";
 import { SessionStore } from "./session-store.ts";
 import { assistantLine, fileText, headerLine, tempDirs, ts, userLine } from "./testing/files.ts";
 import { PI_GENERATIONS, type PiEntry, pi16 } from "./testing/pi.ts";
@@ -60,9 +60,9 @@ function sessionFile(lines: readonly string[] = BASE, name = "session.jsonl"): s
   return path;
 }
 
-/** An append target as a caller without a store makes it: from `openSessionFile`. */
+/** An append target as a caller without a store makes it: from `openIndexedFile`. */
 function targetOf(path: string): { target: AppendTarget; close(): void } {
-  const opened = openSessionFile(path);
+  const opened = openIndexedFile(path);
   return {
     target: {
       path,
@@ -601,7 +601,7 @@ describe("entries appended by Arbor, read back by Pi's own SessionManager", () =
     }
 
     // Arbor's own context agrees with Pi 1.6.
-    const opened = openSessionFile(path);
+    const opened = openIndexedFile(path);
     try {
       const graph = contextGraphOf(opened.index, opened.reader);
       const copy = join(dirs.make(), "copy16.jsonl");

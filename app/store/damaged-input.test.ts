@@ -1,6 +1,6 @@
 /**
  * Damaged, odd and very large session files, read from real files on disk
- * with `readSessionFile`. Each test writes its own file, checks exactly what
+ * with `readWholeSessionFile`. Each test writes its own file, checks exactly what
  * was reported (kind, 1-based line, related line), what was still loaded
  * (entries, tree, context) and that the file's bytes and mtime are the same
  * afterwards. Every expected value is written out by hand from the file the
@@ -36,7 +36,7 @@ import {
   type SessionIndex,
   SessionParser,
 } from "../../shared/session/index.ts";
-import { readSessionFile } from "./read-session-file.ts";
+import { readWholeSessionFile } from "./read-whole-session-file.ts";
 
 // ---------------------------------------------------------------------------
 // Building files
@@ -108,11 +108,11 @@ function fileState(path: string): FileState {
   return { sha256: hash.digest("hex"), size: stats.size, mtimeMs: stats.mtimeMs };
 }
 
-/** Reads with `readSessionFile` and asserts the file is byte-for-byte and mtime the same afterwards. */
+/** Reads with `readWholeSessionFile` and asserts the file is byte-for-byte and mtime the same afterwards. */
 function readUnchanged(path: string, timing?: { ms: number }): SessionIndex {
   const before = fileState(path);
   const started = performance.now();
-  const result = readSessionFile(path);
+  const result = readWholeSessionFile(path);
   if (timing) timing.ms = performance.now() - started;
   expect(fileState(path)).toEqual(before);
   expect(result.size).toBe(before.size);
@@ -937,7 +937,7 @@ describe("size", () => {
       );
     }
     expect(index.nodes.get("aaaa0003")!.parentId).toBe("aaaa0002");
-    console.info(`100 MiB line: readSessionFile took ${(timing.ms / 1000).toFixed(1)} s`);
+    console.info(`100 MiB line: readWholeSessionFile took ${(timing.ms / 1000).toFixed(1)} s`);
     rmSync(path);
   });
 
@@ -987,7 +987,7 @@ describe("size", () => {
       expect(index.roots).toEqual(["00000000"]);
       expect((index.byId.get(lastId)!.message as { content: string }).content).toBe(`m${lines - 1}`);
       console.info(
-        `600 MB file: ${lines} entries, ${size} bytes, readSessionFile took ${(timing.ms / 1000).toFixed(1)} s`,
+        `600 MB file: ${lines} entries, ${size} bytes, readWholeSessionFile took ${(timing.ms / 1000).toFixed(1)} s`,
       );
     } finally {
       rmSync(path, { force: true });

@@ -28,7 +28,7 @@ import { extendSessionIndex, resumePoint as treeResumePoint } from "../../shared
 import { buildSessionIndex } from "../../shared/session/tree-index.ts";
 import { AppendError, type AppendFailure, appendLabel } from "./append.ts";
 import { resumePoint } from "./follower.ts";
-import { openSessionFile } from "./open-session-file.ts";
+import { openIndexedFile } from "./open-indexed-file.ts";
 import { type AppendEvent, type ReloadEvent, SessionStore } from "./session-store.ts";
 import {
   assistantLine,
@@ -50,7 +50,7 @@ afterAll(() => dirs.cleanup());
 const WRITER = fileURLToPath(new URL("./testing/pi-writer.mjs", import.meta.url));
 
 function freshSnapshot(path: string, mode: ParseMode) {
-  const opened = openSessionFile(path, { mode });
+  const opened = openIndexedFile(path, { mode });
   try {
     return snapshot(opened.index);
   } finally {
@@ -431,7 +431,7 @@ describe("a child process appending 10,000 entries while Arbor follows and label
       expect(new Map([...store.index.labels].map(([id, state]) => [id, state.label]))).toEqual(expected);
 
       // A sample of bodies, read from the file by offset, equal the parsed lines.
-      const full = openSessionFile(path, { mode: "full" });
+      const full = openIndexedFile(path, { mode: "full" });
       try {
         for (let i = 0; i < store.index.entries.length; i += 97) {
           const id = store.index.entries[i]!.id;

@@ -21,7 +21,7 @@ import {
   uuidv7,
   writeNewFile,
 } from "./new-file.ts";
-import { openSessionFile } from "./open-session-file.ts";
+import { openIndexedFile } from "./open-indexed-file.ts";
 import { SessionStore } from "./session-store.ts";
 import { fileText, headerLine, tempDirs, userLine } from "./testing/files.ts";
 import { assistantMessage, PI_GENERATIONS, type PiEntry, pi16, userMessage } from "./testing/pi.ts";
@@ -190,7 +190,7 @@ describe("forkSession: Pi 1.6's createBranchedSession, as a new file", () => {
         const piFork = pi16.SessionManager.open(piCopy).createBranchedSession(ids[piLeaf]!)!;
         const arborCopy = join(dirs.make(), basename(source));
         copyFileSync(source, arborCopy);
-        const opened = openSessionFile(arborCopy, { mode });
+        const opened = openIndexedFile(arborCopy, { mode });
         let fork: ReturnType<typeof forkSession>;
         try {
           fork = forkSession(opened.index, opened.reader, arborCopy, ids[entry]!, { position });
@@ -232,7 +232,7 @@ describe("forkSession: Pi 1.6's createBranchedSession, as a new file", () => {
   it("before the first user message: an empty session naming its parent", () => {
     const copy = join(dirs.make(), basename(source));
     copyFileSync(source, copy);
-    const opened = openSessionFile(copy);
+    const opened = openIndexedFile(copy);
     try {
       const fork = forkSession(opened.index, opened.reader, copy, ids.u1!, { position: "before" });
       expect(fork.entries).toEqual([]);
@@ -292,7 +292,7 @@ function copyOf(path: string): string {
 describe("exportSession", () => {
   it("copies the whole session byte for byte", () => {
     const { path } = piWrittenSession();
-    const opened = openSessionFile(path);
+    const opened = openIndexedFile(path);
     try {
       const destination = join(dirs.make(), "export.jsonl");
       const result = exportSession(opened.index, opened.reader, path, { destination });
@@ -317,7 +317,7 @@ describe("exportSession", () => {
       [half, base, true],
       [complete, `${base}${userLine("u2", "u1", "complete, no newline")}\n`, false],
     ] as const) {
-      const opened = openSessionFile(path, { mode: "structure" });
+      const opened = openIndexedFile(path, { mode: "structure" });
       try {
         const destination = join(dirs.make(), "export.jsonl");
         expect(exportSession(opened.index, opened.reader, path, { destination }).omittedPartialLine).toBe(
@@ -332,7 +332,7 @@ describe("exportSession", () => {
 
   it("exports one branch as a fork of it", () => {
     const { path, ids } = piWrittenSession();
-    const opened = openSessionFile(path);
+    const opened = openIndexedFile(path);
     try {
       const destination = join(dirs.make(), "branch.jsonl");
       exportSession(opened.index, opened.reader, path, { destination, leafId: ids.b2! });

@@ -25,7 +25,7 @@ import { generateSession } from "../../shared/session/testing/generate-session.t
 import type { EntryReader } from "../../shared/session/entry-reader.ts";
 import type { SessionIndex } from "../../shared/session/tree-index.ts";
 import { writeDemoLibrary } from "../demo/demo-library.ts";
-import { openSessionFile } from "./open-session-file.ts";
+import { openIndexedFile } from "./open-indexed-file.ts";
 import { createParseCache, encodeSavedParse, PARSE_CACHE_VERSION, type ParseCache } from "./parse-cache.ts";
 import { SessionStore } from "./session-store.ts";
 import {
@@ -67,7 +67,7 @@ function observed({ index, reader }: { index: SessionIndex; reader: EntryReader 
 }
 
 function fresh(path: string) {
-  const opened = openSessionFile(path, { mode: "structure-with-facts" });
+  const opened = openIndexedFile(path, { mode: "structure-with-facts" });
   try {
     return observed(opened);
   } finally {
@@ -88,7 +88,7 @@ function openCached(path: string, cache: ParseCache) {
       return cache.save(...args);
     },
   };
-  const opened = openSessionFile(path, { mode: "structure-with-facts", parseCache: recording });
+  const opened = openIndexedFile(path, { mode: "structure-with-facts", parseCache: recording });
   try {
     opened.saveForNextOpen?.();
     return { read: opened.read, seen: observed(opened), saved, savedView: opened.savedView };
@@ -332,7 +332,7 @@ describe("what is not saved", () => {
     openCached(legacy, cache);
     expect(openCached(legacy, cache).read).toEqual({ from: "file" });
 
-    const structureOnly = openSessionFile(small, { mode: "structure", parseCache: cache });
+    const structureOnly = openIndexedFile(small, { mode: "structure", parseCache: cache });
     expect(structureOnly.saveForNextOpen).toBeUndefined();
     structureOnly.close();
 

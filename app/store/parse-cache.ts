@@ -3,7 +3,7 @@
  * first is mostly `JSON.parse` of every line (about a second); a saved parse
  * of the same bytes reads back in a tenth of that. A saved parse is used
  * only for the exact bytes it was made from: it records their SHA-256 (see
- * `content-hash.ts`), and `openSessionFile` hashes the file's first
+ * `content-hash.ts`), and `openIndexedFile` hashes the file's first
  * `byteLength` bytes before trusting it (lines appended since are parsed as a
  * follower parses them). Anything else (another format version, a damaged or
  * foreign cache file, bytes that differ) and the file is parsed as if there

@@ -17,7 +17,7 @@ import { inMemoryEntryReader, readSession } from "../../shared/session/index.ts"
 import { generateSession } from "../../shared/session/testing/generate-session.ts";
 import type { SessionIndex } from "../../shared/session/tree-index.ts";
 import { writeDemoLibrary } from "../demo/demo-library.ts";
-import { openSessionFile } from "./open-session-file.ts";
+import { openIndexedFile } from "./open-indexed-file.ts";
 import { createParseCache, type ParseCache } from "./parse-cache.ts";
 import { SAVED_VIEW_VERSION, type SavedView, savedViewOf } from "./saved-view.ts";
 import { SessionStore } from "./session-store.ts";
@@ -56,7 +56,7 @@ function sessionLines(count: number, prefix = "e"): string[] {
 
 /** What an open without any cache reads. */
 function freshIndex(path: string): SessionIndex {
-  const opened = openSessionFile(path, { mode: "structure-with-facts" });
+  const opened = openIndexedFile(path, { mode: "structure-with-facts" });
   const { index, reader } = opened;
   // Facts and bodies are read while the file is open.
   for (const node of index.nodes.values()) reader.factsOfNode(node);
@@ -65,14 +65,14 @@ function freshIndex(path: string): SessionIndex {
 
 /** Opens with the cache and saves what the open learned, as the store does later. */
 function openAndSave(path: string, cache: ParseCache): void {
-  const opened = openSessionFile(path, { mode: "structure-with-facts", parseCache: cache });
+  const opened = openIndexedFile(path, { mode: "structure-with-facts", parseCache: cache });
   opened.saveForNextOpen?.();
   opened.close();
 }
 
 /** The saved view an open of `path` finds now (the cache is filled by a first open). */
 function savedViewOfFile(path: string, cache: ParseCache): SavedView | undefined {
-  const opened = openSessionFile(path, { mode: "structure-with-facts", parseCache: cache });
+  const opened = openIndexedFile(path, { mode: "structure-with-facts", parseCache: cache });
   const view = opened.savedView;
   opened.close();
   return view;
@@ -81,7 +81,7 @@ function savedViewOfFile(path: string, cache: ParseCache): SavedView | undefined
 /** Every part of a saved view equals what is built from the fresh index (through JSON, as it travels). */
 function expectViewOf(view: SavedView | undefined, path: string): void {
   expect(view, path).toBeDefined();
-  const opened = openSessionFile(path, { mode: "structure-with-facts" });
+  const opened = openIndexedFile(path, { mode: "structure-with-facts" });
   try {
     const { index, reader } = opened;
     const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -147,7 +147,7 @@ describe("an open with a saved view", () => {
     openAndSave(path, cache);
     const expected = snapshot(freshIndex(path));
     const loads = countingLoads(cache);
-    const opened = openSessionFile(path, { mode: "structure-with-facts", parseCache: loads });
+    const opened = openIndexedFile(path, { mode: "structure-with-facts", parseCache: loads });
     expect(opened.savedView).toBeDefined();
     expect(loads.loads).toBe(0);
     // Pi appends while the window reads the view: those lines are the follower's to read.
@@ -166,7 +166,7 @@ describe("an open with a saved view", () => {
     for (const name of readdirSync(dir))
       if (name.endsWith(".json")) writeFileSync(join(dir, name), "damaged");
     const expected = snapshot(freshIndex(path));
-    const opened = openSessionFile(path, { mode: "structure-with-facts", parseCache: cache });
+    const opened = openIndexedFile(path, { mode: "structure-with-facts", parseCache: cache });
     expect(opened.savedView).toBeDefined();
     appendFileSync(path, fileText([userLine("later", "e20", "after the open", 50)]));
     expect(snapshot(opened.index)).toEqual(expected);
@@ -174,7 +174,7 @@ describe("an open with a saved view", () => {
     // The parse it had to make is saved for the next open.
     opened.saveForNextOpen?.();
     opened.close();
-    const again = openSessionFile(path, { mode: "structure-with-facts", parseCache: cache });
+    const again = openIndexedFile(path, { mode: "structure-with-facts", parseCache: cache });
     expect(again.read).toMatchObject({ from: "saved" });
     again.close();
   });
@@ -183,7 +183,7 @@ describe("an open with a saved view", () => {
     const path = writeFile(fileText(sessionLines(20)));
     const { cache } = freshCache();
     openAndSave(path, cache);
-    const opened = openSessionFile(path, { mode: "structure-with-facts", parseCache: cache });
+    const opened = openIndexedFile(path, { mode: "structure-with-facts", parseCache: cache });
     expect(opened.savedView).toBeDefined();
     writeFileSync(path, readFileSync(path, "utf8").replace("question 7", "Question 7"));
     expect(opened.index.byteLength).toBe(opened.savedView!.content.bytes);

@@ -31,7 +31,7 @@ import {
   SessionFollower,
   sampleFile,
 } from "./follower.ts";
-import { defaultMode, type OpenedSession, openSessionFile } from "./open-session-file.ts";
+import { defaultMode, type IndexedFile, openIndexedFile } from "./open-indexed-file.ts";
 import type { ParseCache } from "./parse-cache.ts";
 import type { SavedView } from "./saved-view.ts";
 
@@ -85,7 +85,7 @@ export class StoreDisposedError extends Error {
 }
 
 interface OpenFile {
-  /** Built when first read, when the open had a saved view (see `OpenedSession.index`). */
+  /** Built when first read, when the open had a saved view (see `IndexedFile.index`). */
   index: SessionIndex;
   /** The whole entries of `index` (made with it; a rebuilt index gets a new one). */
   reader: FileEntryReader;
@@ -95,10 +95,10 @@ interface OpenFile {
   samples: ByteSample[];
   /** The saved view of the bytes the index was read from, until the index moves past them. */
   savedView: SavedView | undefined;
-  /** False when the index, built after the open, read other bytes than the saved view's (see `OpenedSession`). */
+  /** False when the index, built after the open, read other bytes than the saved view's (see `IndexedFile`). */
   readonly matchesSavedView: boolean;
-  /** Saves the parse and view for the next open (see `OpenedSession.saveForNextOpen`). */
-  saveForNextOpen: OpenedSession["saveForNextOpen"];
+  /** Saves the parse and view for the next open (see `IndexedFile.saveForNextOpen`). */
+  saveForNextOpen: IndexedFile["saveForNextOpen"];
   /** Our own read-only descriptor on the same inode the index was read from. */
   fd: number;
   close(): void;
@@ -112,7 +112,7 @@ function openFollowable(
 ): OpenFile {
   for (let attempt = 0; ; attempt++) {
     // The store serves the explorer, which shows every node's facts.
-    const opened = openSessionFile(
+    const opened = openIndexedFile(
       path,
       requestedMode ? { mode: requestedMode, parseCache } : { withFacts: true, parseCache },
     );

@@ -13,8 +13,8 @@ import { isDeepStrictEqual } from "node:util";
 import * as pi073Package from "@mariozechner/pi-coding-agent";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FileEntryReader } from "../../../app/store/entry-reader.ts";
-import { openSessionFile } from "../../../app/store/open-session-file.ts";
-import { readSessionFile } from "../../../app/store/read-session-file.ts";
+import { openIndexedFile } from "../../../app/store/open-indexed-file.ts";
+import { readWholeSessionFile } from "../../../app/store/read-whole-session-file.ts";
 import {
   buildSessionContext,
   buildSessionIndex,
@@ -263,11 +263,11 @@ describe("context differential: generated sessions, Arbor vs Pi", () => {
 
     // Arbor, three ways: bytes in memory, the file in chunks, and bytes split into tiny chunks.
     const fromBytes = readSession(bytes);
-    const fromFile = readSessionFile(arborPath);
+    const fromFile = readWholeSessionFile(arborPath);
     const chunkSize = new Rng(bytes.length).int(1, 97);
     const fromTinyChunks = buildSessionIndex(parseSessionBytes(bytes, chunkSize));
     // And the structure-first reader the store uses: bodies skimmed, read back from the file on demand.
-    const opened = openSessionFile(arborPath, { mode: "structure" });
+    const opened = openIndexedFile(arborPath, { mode: "structure" });
     const fromStructure = opened.index;
     const structureReader = opened.reader;
     // And the explorer's: structure-first keeping facts, lines up to a random size parsed whole (both paths mixed).

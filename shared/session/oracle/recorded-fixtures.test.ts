@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readSessionFile } from "../../../app/store/read-session-file.ts";
+import { readWholeSessionFile } from "../../../app/store/read-whole-session-file.ts";
 import {
   type PiContext,
   type PiEntry,
@@ -116,7 +116,7 @@ describe.skipIf(fixtureNames.length === 0)(
 
         beforeAll(() => {
           before = sha256(original);
-          arbor = readSessionFile(original).index;
+          arbor = readWholeSessionFile(original).index;
           pi16Copy = join(dir, `pi16-${name}`);
           copyFileSync(original, pi16Copy);
           pi16Manager = pi16.SessionManager.open(pi16Copy);
@@ -134,7 +134,7 @@ describe.skipIf(fixtureNames.length === 0)(
         });
 
         it("gives the same ids every time it is read", () => {
-          const again = readSessionFile(original).index;
+          const again = readWholeSessionFile(original).index;
           const fromBytes = readSession(new Uint8Array(readFileSync(original)));
           const ids = arbor.entries.map((entry) => entry.id);
           assertSame(
@@ -245,7 +245,7 @@ describe.skipIf(fixtureNames.length === 0)(
         });
 
         it("reads Pi's migrated rewrite of the file as Pi does", () => {
-          const rewritten = readSessionFile(pi16Copy).index;
+          const rewritten = readWholeSessionFile(pi16Copy).index;
           expect(rewritten.version).toBe(3);
           assertSame(
             rewritten.entries,

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { readSessionFile } from "../../../app/store/read-session-file.ts";
+import { readWholeSessionFile } from "../../../app/store/read-whole-session-file.ts";
 import {
   type Pi16SessionManager,
   type PiContext,
@@ -107,7 +107,7 @@ function compareWithManager(
   /** Label ids Pi 0.73's fork dropped from the path without re-chaining their children. */
   droppedLabels: ReadonlySet<string> = new Set(),
 ): Comparison {
-  const { index, reader } = readSessionFile(path);
+  const { index, reader } = readWholeSessionFile(path);
   const fromBytes = readSession(new Uint8Array(readFileSync(path)));
   assertSame(fromBytes.entries, index.entries, `${what}: bytes vs file`);
   const piEntries = manager.getEntries();
@@ -506,7 +506,7 @@ describe("sessions written by Pi's SessionManager, read by Arbor", () => {
             `seed ${seed}, fork at ${forkAt}`,
             generation.is16 ? new Set() : labelIds,
           );
-          expect(readSessionFile(forkPath!).index.parentSession).toBe(source);
+          expect(readWholeSessionFile(forkPath!).index.parentSession).toBe(source);
           total.leaves += compared.leaves;
           total.reordered += compared.reorderedParents;
           total.forks++;

@@ -21,7 +21,7 @@ export interface ReadResult {
   ino: number;
 }
 
-export function parseSessionFile(path: string): {
+export function parseWholeSessionFile(path: string): {
   parsed: ParsedSession;
   size: number;
   mtimeMs: number;
@@ -43,8 +43,8 @@ export function parseSessionFile(path: string): {
   }
 }
 
-export function readSessionFile(path: string): ReadResult {
-  const { parsed, ...stats } = parseSessionFile(path);
+export function readWholeSessionFile(path: string): ReadResult {
+  const { parsed, ...stats } = parseWholeSessionFile(path);
   const index = buildSessionIndex(parsed);
   return { index, reader: inMemoryEntryReader(index), ...stats };
 }

@@ -14,10 +14,10 @@ import { buildSessionIndex, type SessionIndex } from "../../shared/session/tree-
 import { contentHash } from "./content-hash.ts";
 import { type BodyReader, FileEntryReader } from "./entry-reader.ts";
 import type { ParseCache } from "./parse-cache.ts";
-import { READ_CHUNK_BYTES } from "./read-session-file.ts";
+import { READ_CHUNK_BYTES } from "./read-whole-session-file.ts";
 import { type Pause, type SavedView, savedViewInSteps, savedViewOf } from "./saved-view.ts";
 
-export interface OpenedSession {
+export interface IndexedFile {
   /**
    * The index of the file's bytes. With a saved view (see `savedView`) it is
    * built when first read (from the saved parse, or by parsing the file up to
@@ -65,7 +65,7 @@ export interface OpenedSession {
  */
 export const STRUCTURE_FIRST_MIN_BYTES = 8 * 1024 * 1024;
 
-export interface OpenSessionFileOptions {
+export interface OpenIndexedFileOptions {
   /** How to parse; by default `full` below `STRUCTURE_FIRST_MIN_BYTES`, structure-first from there. */
   mode?: ParseMode;
   /**
@@ -87,7 +87,7 @@ export interface OpenSessionFileOptions {
 /** A saved parse is saved again once this many bytes were appended after it. */
 const RESAVE_AFTER_BYTES = 1024 * 1024;
 
-export function openSessionFile(path: string, options: OpenSessionFileOptions = {}): OpenedSession {
+export function openIndexedFile(path: string, options: OpenIndexedFileOptions = {}): IndexedFile {
   const fd = openSync(path, "r");
   let open = true;
   try {
@@ -171,8 +171,8 @@ function bodyReaderOf(fd: number, path: string, isOpen: () => boolean): BodyRead
   };
 }
 
-/** Saves a read's parse (when made) and view for the next open (see `OpenedSession.saveForNextOpen`). */
-function saverOf(cache: ParseCache, path: string, read: FileRead): OpenedSession["saveForNextOpen"] {
+/** Saves a read's parse (when made) and view for the next open (see `IndexedFile.saveForNextOpen`). */
+function saverOf(cache: ParseCache, path: string, read: FileRead): IndexedFile["saveForNextOpen"] {
   if (read.digest === undefined) return undefined;
   const { index, reader, digest, toSave } = read;
   const entryCount = index.entries.length;
@@ -198,7 +198,7 @@ function digestOf(fd: number, size: number): string | undefined {
 interface FileRead {
   index: SessionIndex;
   reader: FileEntryReader;
-  from: OpenedSession["read"];
+  from: IndexedFile["read"];
   /** The SHA-256 (hex) of the bytes read, when they were hashed (a parse cache is in use). */
   digest: string | undefined;
   /** The parse of the bytes read, when it should be saved. */

@@ -36,7 +36,7 @@ import type {
   SessionReloadEvent,
 } from "./open-session.ts";
 
-export interface StoreSessionOptions {
+export interface FileSessionOptions {
   /** How to parse (default: the store's choice, structure-first for large files). */
   mode?: ParseMode | undefined;
   /** How the store follows the file while `follow()` is held (default: the store's). */
@@ -53,7 +53,7 @@ export interface StoreSessionOptions {
  */
 const APPEND_ATTEMPTS = 5;
 
-export class StoreSession extends DisposableObject implements OpenSession {
+export class FileSession extends DisposableObject implements OpenSession {
   private readonly appended = this.register(new Emitter<SessionAppendEvent>());
   private readonly reloaded = this.register(new Emitter<SessionReloadEvent>());
   readonly onDidAppend = this.appended.event;
@@ -67,7 +67,7 @@ export class StoreSession extends DisposableObject implements OpenSession {
   /** Takes ownership of `store`: disposing the session disposes it. */
   constructor(
     readonly store: SessionStore,
-    private readonly options: StoreSessionOptions = {},
+    private readonly options: FileSessionOptions = {},
   ) {
     super();
     // Registered before the subscriptions, so it is disposed after them.
@@ -203,12 +203,12 @@ export class StoreSession extends DisposableObject implements OpenSession {
 }
 
 /** Opens `path` (made absolute) with a `SessionStore`; throws the file system's error if it cannot. */
-export const openStoreSession: OpenSessionFactory = async (path) => new StoreSession(SessionStore.open(path));
+export const openFileSession: OpenSessionFactory = async (path) => new FileSession(SessionStore.open(path));
 
-/** `openStoreSession` with options (how to parse, how to follow). */
-export function storeSessionFactory(options: StoreSessionOptions): OpenSessionFactory {
+/** `openFileSession` with options (how to parse, how to follow). */
+export function fileSessionFactory(options: FileSessionOptions): OpenSessionFactory {
   return async (path) =>
-    new StoreSession(
+    new FileSession(
       SessionStore.open(path, {
         ...(options.mode ? { mode: options.mode } : {}),
         parseCache: options.parseCache,

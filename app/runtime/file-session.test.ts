@@ -1,5 +1,5 @@
 /**
- * `StoreSession` (the runtime's `OpenSession` over `SessionStore`) on real
+ * `FileSession` (the runtime's `OpenSession` over `SessionStore`) on real
  * files: following appends, truncation, replacement, deletion and
  * re-creation; label and name appends as whole lines below the leaf; the
  * store's refusals; one follower shared by every `follow()`.
@@ -20,7 +20,7 @@ import { readSession } from "../../shared/session/index.ts";
 import { AppendError } from "../store/append.ts";
 import type { Disposable } from "../../shared/lifecycle/disposable.ts";
 import type { OpenSession, SessionAppendEvent, SessionReloadEvent } from "./open-session.ts";
-import { openStoreSession, type StoreSession, storeSessionFactory } from "./store-session.ts";
+import { openFileSession, type FileSession, fileSessionFactory } from "./file-session.ts";
 import { nextEvent } from "../store/testing/files.ts";
 import { SAMPLE_IDS, tempFolder, writeLinearSession, writeSampleSession } from "./testing.ts";
 import { ensureNoLeaks } from "../../shared/lifecycle/testing.ts";
@@ -32,7 +32,7 @@ let path: string;
 let session: OpenSession;
 const owned: Disposable[] = [];
 
-const openFast = storeSessionFactory({ follow: { pollMs: 20, quietMs: 20 } });
+const openFast = fileSessionFactory({ follow: { pollMs: 20, quietMs: 20 } });
 
 beforeEach(async () => {
   folder = tempFolder();
@@ -57,7 +57,7 @@ const piUserLine = (id: string, parentId: string, text: string) =>
     message: { role: "user", content: text, timestamp: 1 },
   });
 
-describe("StoreSession: following", () => {
+describe("FileSession: following", () => {
   it("reads what another writer appends while followed", async () => {
     owned.push(session.follow());
     const appended = nextEvent<SessionAppendEvent>(session.onDidAppend, "append");
@@ -109,7 +109,7 @@ describe("StoreSession: following", () => {
   });
 
   it("every follow() shares the store's one follower, which stops when the last is disposed", () => {
-    const store = (session as StoreSession).store;
+    const store = (session as FileSession).store;
     const first = session.follow();
     const second = session.follow();
     expect(store.following).toBe(true);
@@ -123,7 +123,7 @@ describe("StoreSession: following", () => {
   });
 });
 
-describe("StoreSession: appends", () => {
+describe("FileSession: appends", () => {
   it("appends one whole line per label or name, as a child of the leaf, and reads it back", async () => {
     const before = readFileSync(path, "utf8");
     const events: SessionAppendEvent[] = [];
@@ -209,7 +209,7 @@ describe("StoreSession: appends", () => {
 
     const notSession = join(folder.path, "notes.jsonl");
     writeFileSync(notSession, '{"hello":"world"}\n');
-    const other = await openStoreSession(notSession);
+    const other = await openFileSession(notSession);
     owned.push(other);
     await expect(other.appendSessionName("x")).rejects.toMatchObject({
       code: "refused",
@@ -220,9 +220,9 @@ describe("StoreSession: appends", () => {
   });
 });
 
-describe("StoreSession: lifetime", () => {
+describe("FileSession: lifetime", () => {
   it("throws once disposed, and stops following", async () => {
-    const store = (session as StoreSession).store;
+    const store = (session as FileSession).store;
     const following = session.follow();
     session.dispose();
     expect(store.following).toBe(false);
@@ -234,7 +234,7 @@ describe("StoreSession: lifetime", () => {
   });
 
   it("a file that cannot be opened is the file system's error", async () => {
-    await expect(openStoreSession(join(folder.path, "missing.jsonl"))).rejects.toMatchObject({
+    await expect(openFileSession(join(folder.path, "missing.jsonl"))).rejects.toMatchObject({
       code: "ENOENT",
     });
   });
