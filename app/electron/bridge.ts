@@ -10,31 +10,18 @@
  * Pure: preload.ts supplies the Electron transport, tests a fake one.
  */
 
+import type { ArborBridge, BridgeOutcome, DroppedFileOutcome } from "../../shared/ipc/bridge.ts";
 import {
   type ArborErrorPayload,
-  type ArborEvents,
   EVENT_NAMES,
   type EventName,
   REQUEST_NAMES,
   type RequestName,
   type RequestParams,
-  type RequestResult,
 } from "../../shared/ipc/contract.ts";
-import type { DroppedFileOutcome } from "./ipc-channels.ts";
+import type { WireEvent, WireResult } from "../../shared/ipc/wire.ts";
 
-export type BridgeOutcome<N extends RequestName> =
-  | { result: RequestResult<N> }
-  | { error: ArborErrorPayload };
-
-/** The type of `window.arbor` in Arbor's Electron windows. */
-export interface ArborBridge {
-  /** Resolves with `{result}` or `{error: {code, message}}`; it does not reject. */
-  request<N extends RequestName>(name: N, params: RequestParams<N>): Promise<BridgeOutcome<N>>;
-  /** Throws a TypeError for a name the contract does not have. */
-  on<E extends EventName>(name: E, listener: (payload: ArborEvents[E]) => void): () => void;
-  /** Opens a file dropped on the window; the main process checks it first. */
-  openDroppedFile(file: unknown): Promise<DroppedFileOutcome>;
-}
+export type { ArborBridge, BridgeOutcome, DroppedFileOutcome };
 
 export interface BridgeTransport {
   invokeRequest(name: RequestName, params: unknown): Promise<unknown>;
@@ -58,7 +45,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function asRequestOutcome<N extends RequestName>(value: unknown): BridgeOutcome<N> {
   if (isRecord(value)) {
-    if ("result" in value) return { result: value.result as RequestResult<N> };
+    if ("result" in value) return { result: value.result as WireResult<N> };
     const error = value.error;
     if (isRecord(error) && typeof error.code === "string" && typeof error.message === "string") {
       return { error: { code: error.code as ArborErrorPayload["code"], message: error.message } };
@@ -92,7 +79,7 @@ export function createArborBridge(transport: BridgeTransport): ArborBridge {
     }
   }
 
-  function on<E extends EventName>(name: E, listener: (payload: ArborEvents[E]) => void): () => void {
+  function on<E extends EventName>(name: E, listener: (payload: WireEvent<E>) => void): () => void {
     return listeners.add(name, listener);
   }
 
@@ -123,7 +110,7 @@ class EventListeners {
   }
 
   /** Throws a TypeError for a name the contract does not have; returns the unsubscribe. */
-  add<E extends EventName>(name: E, listener: (payload: ArborEvents[E]) => void): () => void {
+  add<E extends EventName>(name: E, listener: (payload: WireEvent<E>) => void): () => void {
     if (typeof name !== "string" || !eventNames.has(name)) {
       throw new TypeError(`Unknown event "${String(name)}".`);
     }
@@ -133,7 +120,7 @@ class EventListeners {
     const forName = this.byName.get(name) ?? new Set();
     this.byName.set(name, forName);
     // A wrapper per subscription: subscribing the same function twice gives two independent subscriptions.
-    const entry = (payload: unknown) => listener(payload as ArborEvents[E]);
+    const entry = (payload: unknown) => listener(payload as WireEvent<E>);
     forName.add(entry);
     return () => {
       forName.delete(entry);

@@ -26,4 +26,4 @@ export interface EventMessage {
   payload: unknown;
 }
 
-export type DroppedFileOutcome = { opened: true } | { opened: false; error: ArborErrorPayload };
+export type { DroppedFileOutcome } from "../../shared/ipc/bridge.ts";

@@ -6,30 +6,19 @@
  * of the renderer sees one contract whatever the transport.
  */
 
+import type { ArborBridge } from "../../../shared/ipc/bridge.ts";
 import {
   type ArborClient,
   ArborError,
-  type ArborErrorPayload,
   type ArborEvents,
   type EventName,
   type RequestName,
   type RequestParams,
   type RequestResult,
 } from "../../../shared/ipc/contract.ts";
-import { decodeEvent, decodeResult, type WireEvent, type WireResult } from "../../../shared/ipc/wire.ts";
+import { decodeEvent, decodeResult } from "../../../shared/ipc/wire.ts";
 
-/**
- * The shape of `window.arbor`, as the preload exposes it (typed here: the
- * renderer never imports app/). What it hands over is in the wire form.
- */
-export interface ArborBridge {
-  request<N extends RequestName>(
-    name: N,
-    params: RequestParams<N>,
-  ): Promise<{ result: WireResult<N> } | { error: ArborErrorPayload }>;
-  on<E extends EventName>(name: E, listener: (payload: WireEvent<E>) => void): () => void;
-  openDroppedFile(file: File): Promise<{ opened: true } | { opened: false; error: ArborErrorPayload }>;
-}
+export type { ArborBridge };
 
 declare global {
   interface Window {
