@@ -10,7 +10,7 @@
  * `app/code-size.test.ts` runs the same check in the gate.
  */
 
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import ts from "typescript";
 
@@ -37,7 +37,7 @@ function productFiles(root: string): string[] {
       else if (/\.tsx?$/.test(entry.name) && !EXEMPT.test(path.replaceAll("\\", "/"))) found.push(path);
     }
   };
-  for (const folder of ROOTS) walk(join(root, folder));
+  for (const folder of ROOTS) if (existsSync(join(root, folder))) walk(join(root, folder));
   return found.sort();
 }
 
