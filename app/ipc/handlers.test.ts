@@ -77,6 +77,7 @@ describe("errors", () => {
         throw new Error("/private/path exploded");
       },
       list: () => ({ projects: [], sessions: [], failed: [] }),
+      skipped: () => [],
       session: () => undefined,
       search: async () => {
         throw new TypeError("cannot read properties of undefined");

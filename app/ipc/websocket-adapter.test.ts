@@ -154,7 +154,7 @@ describe("WebSocketAdapter", () => {
     await firstArrived;
     unsubscribe();
     events.emit("library.progress", { loaded: 2, total: 2 });
-    events.emit("library.changed", { projects: [], scanning: false, demo: false });
+    events.emit("library.changed", { projects: [], skipped: [], scanning: false, demo: false });
     await delivered;
     const reloaded = new Promise<ArborEvents["session.reloaded"]>((resolve) =>
       other.on("session.reloaded", resolve),

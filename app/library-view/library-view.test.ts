@@ -4,14 +4,15 @@
  * to files (waiting for the first scan), and the scan after a change.
  */
 
-import { appendFileSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { appendFileSync, readFileSync, symlinkSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createEventHub } from "../ipc/event-sink.ts";
 import { createWindowServices, preferencesIn } from "../ipc/host.ts";
 import { IssuedIds } from "../ipc/issued-ids.ts";
 import { items, hostsInTempFolder, waitForEvent } from "../ipc/testing.ts";
 import { createSessionLibrary, type SessionLibrary } from "../library/index.ts";
+import { SKIP_REASON } from "../library/discover.ts";
 import { SessionRuntime } from "../runtime/session-runtime.ts";
 import { SAMPLE_IDS, writeSampleSession } from "../runtime/testing.ts";
 import { ensureNoLeaks } from "../../shared/lifecycle/testing.ts";
@@ -39,7 +40,20 @@ describe("the demo library", () => {
 
   it("is not used when turned off", async () => {
     const listing = await fixture.host({ demo: false }).windowServices.library.rescan();
-    expect(listing).toEqual({ projects: [], scanning: false, demo: false });
+    expect(listing).toEqual({ projects: [], skipped: [], scanning: false, demo: false });
+  });
+
+  it("lists what the scan passed over, with why", async () => {
+    writeSampleSession(fixture.samplePath);
+    symlinkSync("/etc/passwd", join(dirname(fixture.samplePath), "passwd.jsonl"));
+    const listing = await fixture.host({ demo: false }).windowServices.library.rescan();
+    expect(items(listing).map((item) => item.path)).toEqual([fixture.samplePath]);
+    expect(listing.skipped).toEqual([
+      {
+        path: join(dirname(fixture.samplePath), "passwd.jsonl"),
+        reason: SKIP_REASON.linkOutside("/etc/passwd"),
+      },
+    ]);
   });
 
   it("list starts the first scan and says so; library.changed brings the result", async () => {

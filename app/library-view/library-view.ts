@@ -165,6 +165,7 @@ export class LibraryView extends DisposableObject {
   private listing(): LibraryListing {
     return {
       projects: projectGroups(this.listed.list(), this.sources),
+      skipped: this.listed.skipped().map(({ path, reason }) => ({ path, reason })),
       scanning: this.scanning !== null,
       demo: this.demo !== null && this.listed === this.demo,
     };

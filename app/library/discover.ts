@@ -1,14 +1,20 @@
 /**
  * Finds the session files under the roots: `<root>/*.jsonl` (where Pi puts
  * sessions of a custom session folder) and `<root>/<folder>/*.jsonl` (Pi's
- * default layout, one `--<encoded cwd>--` folder per project; a symbolic
- * link to a folder counts, as in Pi's `listAll`). One `stat` per file; a file
- * reached twice (a user's folder inside a root, a hard link) is listed once.
+ * default layout, one `--<encoded cwd>--` folder per project). One `stat` per
+ * file; a file reached twice (a user's folder inside a root, a hard link) is
+ * listed once.
+ *
+ * What is passed over is said, with why: a FIFO or other special file named
+ * like a session, a folder named like one, a link that loops or points at
+ * nothing, a folder or file Arbor may not read. A symbolic link is followed
+ * only when it stays inside the session folders (Pi's, or one the user
+ * added): a link from a session folder to `/etc/passwd` is never opened.
  */
 
 import type { Dirent, Stats } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { readdir, realpath, stat } from "node:fs/promises";
+import { join, sep } from "node:path";
 import type { SessionRoot } from "./roots.ts";
 import type { FileSignature } from "./session-summary.ts";
 
@@ -16,6 +22,12 @@ export interface DiscoveredFile extends FileSignature {
   path: string;
   /** The root it was found under. */
   root: string;
+}
+
+/** A file or folder discovery passed over, and why (shown to the user). */
+export interface SkippedFile {
+  path: string;
+  reason: string;
 }
 
 export interface RootStatus {
@@ -30,54 +42,186 @@ export interface RootStatus {
 export interface Discovery {
   files: DiscoveredFile[];
   roots: RootStatus[];
+  skipped: SkippedFile[];
 }
 
 const STAT_CONCURRENCY = 64;
+
+export const SKIP_REASON = {
+  specialFile: (kind: string) => `Not a regular file (${kind}): a session is a file of lines.`,
+  folder: "A folder named like a session file; its contents are not sessions.",
+  linkLoop: "A symbolic link that leads back to itself.",
+  linkToNothing: "A symbolic link to a file that does not exist.",
+  linkOutside: (target: string) =>
+    `A symbolic link to ${target}, outside the session folders: not followed. Add that folder to the library to list it.`,
+  noPermission: "Arbor is not allowed to read it; check its permissions.",
+  folderNoPermission: "Arbor is not allowed to list this folder; check its permissions.",
+  unreadable: (code: string) => `It could not be read (${code}).`,
+} as const;
+
+/** The folders links may lead into: the roots themselves, wherever they really are. */
+async function allowedFolders(roots: readonly SessionRoot[]): Promise<string[]> {
+  const real = await Promise.all(roots.map((root) => realpath(root.path).catch(() => null)));
+  return real.filter((path): path is string => path !== null);
+}
+
+function isInside(path: string, folders: readonly string[]): boolean {
+  return folders.some(
+    (folder) => path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep),
+  );
+}
+
+function specialKind(entry: Dirent | Stats): string | null {
+  if (entry.isFIFO()) return "a FIFO";
+  if (entry.isSocket()) return "a socket";
+  if (entry.isCharacterDevice() || entry.isBlockDevice()) return "a device";
+  return null;
+}
+
+type Classified =
+  | { kind: "file" }
+  | { kind: "folder" }
+  | { kind: "skip"; reason: string }
+  | { kind: "ignore" };
+
+/**
+ * What a directory entry is to discovery: a session file candidate, a folder to
+ * look into (at a root only), something to report as skipped, or nothing.
+ */
+async function classify(
+  entry: Dirent,
+  path: string,
+  allowed: readonly string[],
+  atRoot: boolean,
+): Promise<Classified> {
+  const named = entry.name.endsWith(".jsonl");
+  if (entry.isSymbolicLink()) return classifyLink(path, named, allowed, atRoot);
+  if (named && entry.isFile()) return { kind: "file" };
+  if (entry.isDirectory()) {
+    if (atRoot) return { kind: "folder" };
+    return named ? { kind: "skip", reason: SKIP_REASON.folder } : { kind: "ignore" };
+  }
+  const special = specialKind(entry);
+  return named && special ? { kind: "skip", reason: SKIP_REASON.specialFile(special) } : { kind: "ignore" };
+}
+
+async function classifyLink(
+  path: string,
+  named: boolean,
+  allowed: readonly string[],
+  atRoot: boolean,
+): Promise<Classified> {
+  let target: string;
+  try {
+    target = await realpath(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (!named && !atRoot) return { kind: "ignore" };
+    if (code === "ELOOP") return { kind: "skip", reason: SKIP_REASON.linkLoop };
+    if (code === "ENOENT") return { kind: "skip", reason: SKIP_REASON.linkToNothing };
+    return { kind: "skip", reason: SKIP_REASON.unreadable(code ?? "error") };
+  }
+  let stats: Stats;
+  try {
+    stats = await stat(target);
+  } catch (error) {
+    return named
+      ? { kind: "skip", reason: SKIP_REASON.unreadable((error as NodeJS.ErrnoException).code ?? "error") }
+      : { kind: "ignore" };
+  }
+  const wanted = named ? stats.isFile() || stats.isDirectory() : atRoot && stats.isDirectory();
+  if (!wanted) {
+    const special = specialKind(stats);
+    return named && special ? { kind: "skip", reason: SKIP_REASON.specialFile(special) } : { kind: "ignore" };
+  }
+  if (!isInside(target, allowed)) return { kind: "skip", reason: SKIP_REASON.linkOutside(target) };
+  if (named && stats.isDirectory())
+    return atRoot ? { kind: "folder" } : { kind: "skip", reason: SKIP_REASON.folder };
+  return named ? { kind: "file" } : { kind: "folder" };
+}
+
+interface Candidate {
+  path: string;
+  root: string;
+}
+
+/** Lists one folder's entries; a folder Arbor may not list is reported, one that vanished is not. */
+async function listFolder(folder: string, skipped: SkippedFile[]): Promise<Dirent[]> {
+  try {
+    return await readdir(folder, { withFileTypes: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EACCES" || code === "EPERM")
+      skipped.push({ path: folder, reason: SKIP_REASON.folderNoPermission });
+    else if (code !== "ENOENT" && code !== "ENOTDIR")
+      skipped.push({ path: folder, reason: SKIP_REASON.unreadable(code ?? "error") });
+    return [];
+  }
+}
+
+/** The candidate files and the project folders directly under one root. */
+async function scanRoot(
+  root: SessionRoot,
+  status: RootStatus,
+  allowed: readonly string[],
+  skipped: SkippedFile[],
+): Promise<Candidate[]> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(root.path, { withFileTypes: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") status.exists = false;
+    else status.error = (error as Error).message;
+    return [];
+  }
+  const candidates: Candidate[] = [];
+  const folders: string[] = [];
+  for (const entry of entries) {
+    const path = join(root.path, entry.name);
+    const classified = await classify(entry, path, allowed, true);
+    if (classified.kind === "file") candidates.push({ path, root: root.path });
+    else if (classified.kind === "folder") folders.push(path);
+    else if (classified.kind === "skip") skipped.push({ path, reason: classified.reason });
+  }
+  const listed = await mapLimited(folders, STAT_CONCURRENCY, async (folder) => {
+    const found: Candidate[] = [];
+    for (const entry of await listFolder(folder, skipped)) {
+      const path = join(folder, entry.name);
+      const classified = await classify(entry, path, allowed, false);
+      if (classified.kind === "file") found.push({ path, root: root.path });
+      else if (classified.kind === "skip") skipped.push({ path, reason: classified.reason });
+    }
+    return found;
+  });
+  return [...candidates, ...listed.flat()];
+}
 
 export async function discoverSessionFiles(
   roots: readonly SessionRoot[],
   signal?: AbortSignal,
 ): Promise<Discovery> {
   const statuses: RootStatus[] = [];
-  const candidates: { path: string; root: string }[] = [];
+  const candidates: Candidate[] = [];
+  const skipped: SkippedFile[] = [];
+  const allowed = await allowedFolders(roots);
   for (const root of roots) {
     signal?.throwIfAborted();
     const status: RootStatus = { root, exists: true, error: undefined, files: 0 };
     statuses.push(status);
-    let entries: Dirent[];
-    try {
-      entries = await readdir(root.path, { withFileTypes: true });
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ENOENT" || code === "ENOTDIR") status.exists = false;
-      else status.error = (error as Error).message;
-      continue;
-    }
-    const folders: string[] = [];
-    for (const entry of entries) {
-      const path = join(root.path, entry.name);
-      if (entry.name.endsWith(".jsonl") && (entry.isFile() || entry.isSymbolicLink())) {
-        candidates.push({ path, root: root.path });
-      } else if (entry.isDirectory() || entry.isSymbolicLink()) {
-        folders.push(path);
-      }
-    }
-    const listed = await mapLimited(folders, STAT_CONCURRENCY, async (folder) => {
-      try {
-        return (await readdir(folder))
-          .filter((name) => name.endsWith(".jsonl"))
-          .map((name) => join(folder, name));
-      } catch {
-        return [];
-      }
-    });
-    for (const paths of listed) for (const path of paths) candidates.push({ path, root: root.path });
+    candidates.push(...(await scanRoot(root, status, allowed, skipped)));
   }
   signal?.throwIfAborted();
   const statsOf = await mapLimited(candidates, STAT_CONCURRENCY, async (candidate): Promise<Stats | null> => {
     try {
       return await stat(candidate.path);
-    } catch {
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // Gone between the listing and now: nothing to say.
+      if (code === "EACCES" || code === "EPERM")
+        skipped.push({ path: candidate.path, reason: SKIP_REASON.noPermission });
+      else if (code !== "ENOENT")
+        skipped.push({ path: candidate.path, reason: SKIP_REASON.unreadable(code ?? "error") });
       return null;
     }
   });
@@ -97,7 +241,8 @@ export async function discoverSessionFiles(
     const status = statusOf.get(candidate.root);
     if (status) status.files++;
   });
-  return { files, roots: statuses };
+  skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { files, roots: statuses, skipped };
 }
 
 /** `map` over `items` with at most `limit` calls in flight; results in input order. */

@@ -1,6 +1,6 @@
 /** The session library: roots, scan, cache, search (see `session-library.ts`). */
 
-export type { RootStatus } from "./discover.ts";
+export type { RootStatus, SkippedFile } from "./discover.ts";
 export {
   ENV_AGENT_DIR,
   ENV_SESSION_DIR,

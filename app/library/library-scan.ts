@@ -7,7 +7,7 @@
 
 import type { ParseCache } from "../store/parse-cache.ts";
 import { loadLibraryCache, saveLibraryCache, searchIndexPresent } from "./cache.ts";
-import { type DiscoveredFile, discoverSessionFiles, type RootStatus } from "./discover.ts";
+import { type DiscoveredFile, discoverSessionFiles, type RootStatus, type SkippedFile } from "./discover.ts";
 import type { KnownFiles } from "./known-files.ts";
 import type { LazySearchIndex } from "./lazy-search-index.ts";
 import { READ_CHUNK_BYTES } from "./read-lines.ts";
@@ -27,6 +27,8 @@ export interface ScanOptions {
 
 export interface ScanReport {
   roots: RootStatus[];
+  /** What discovery passed over (special files, links out of the session folders...), and why. */
+  skipped: SkippedFile[];
   total: number;
   /** Files read (new or changed since the cache). */
   read: number;
@@ -94,6 +96,7 @@ export class LibraryScanner {
     const written = await this.saveCache(changed, present, signal);
     return {
       roots: discovery.roots,
+      skipped: discovery.skipped,
       total,
       read: toRead.length + written.readAgain,
       fromCache: total - toRead.length,

@@ -25,6 +25,7 @@
 
 import { resolve } from "node:path";
 import type { ParseCache } from "../store/parse-cache.ts";
+import type { SkippedFile } from "./discover.ts";
 import { KnownFiles } from "./known-files.ts";
 import { LazySearchIndex } from "./lazy-search-index.ts";
 import type { LibraryListing, LibrarySession } from "./library-listing.ts";
@@ -69,6 +70,8 @@ export interface SessionLibrary {
   scan(options?: ScanOptions): Promise<ScanReport>;
   /** What the library holds now (during a scan: what is loaded so far). */
   list(): LibraryListing;
+  /** What the last scan passed over, and why (empty before the first scan). */
+  skipped(): readonly SkippedFile[];
   session(path: string): LibrarySession | undefined;
   /**
    * Brings one listed file's summary up to its end by reading only what was
@@ -89,6 +92,7 @@ const DEFAULT_CONCURRENCY = 4;
 export function createSessionLibrary(options: SessionLibraryOptions): SessionLibrary {
   let extraFolders = [...(options.extraFolders ?? [])];
   let lastRoots: SessionRoot[] | null = null;
+  let lastSkipped: readonly SkippedFile[] = [];
   let running: Promise<unknown> = Promise.resolve();
   const lifetime = new AbortController();
   const index = new LazySearchIndex(options.cacheDir, (isPending) => known.termsLost(isPending));
@@ -115,7 +119,10 @@ export function createSessionLibrary(options: SessionLibraryOptions): SessionLib
     const signal = untilDisposed(scanOptions.signal);
     signal.throwIfAborted();
     lastRoots = currentRoots();
-    return scanner.scan(lastRoots, scanOptions.onProgress, signal);
+    return scanner.scan(lastRoots, scanOptions.onProgress, signal).then((report) => {
+      lastSkipped = report.skipped;
+      return report;
+    });
   };
 
   const scan = (scanOptions: ScanOptions = {}): Promise<ScanReport> => {
@@ -127,6 +134,7 @@ export function createSessionLibrary(options: SessionLibraryOptions): SessionLib
 
   return {
     roots: () => lastRoots ?? currentRoots(),
+    skipped: () => lastSkipped,
     setExtraFolders(folders) {
       assertLive();
       extraFolders = [...folders];

@@ -47,8 +47,17 @@ export interface ProjectGroup {
   sessions: SessionListItem[];
 }
 
+/** A file or folder the library's scan passed over, and why. */
+export interface SkippedLibraryFile {
+  /** For display only: never sent back. */
+  path: string;
+  reason: string;
+}
+
 export interface LibraryListing {
   projects: ProjectGroup[];
+  /** What the last scan passed over (a FIFO named like a session, a link out of the session folders...). */
+  skipped: SkippedLibraryFile[];
   /** True while a scan is still running: more may come with `library.changed`. */
   scanning: boolean;
   /** True when the listing is the bundled demo library (no Pi sessions were found). */

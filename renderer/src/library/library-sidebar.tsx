@@ -52,7 +52,29 @@ export function LibrarySidebar() {
     <nav className="library" aria-label="Library">
       <LibraryHeader />
       <LibraryBody />
+      <SkippedFiles />
     </nav>
+  );
+}
+
+/** What the scan passed over (a FIFO named like a session, a link out of the session folders...), and why. */
+function SkippedFiles() {
+  const skipped = useLibrary((s) => s.listing?.skipped);
+  if (!skipped || skipped.length === 0) return null;
+  return (
+    <details className="skipped-files">
+      <summary>
+        {skipped.length === 1 ? "1 file skipped" : `${skipped.length.toLocaleString()} files skipped`}
+      </summary>
+      <ul aria-label="Files the scan skipped">
+        {skipped.map(({ path, reason }) => (
+          <li key={path}>
+            <bdi className="skipped-path">{path}</bdi>
+            <span className="muted">{reason}</span>
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }
 

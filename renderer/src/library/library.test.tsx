@@ -32,6 +32,7 @@ function item(sessionId: string, fields: Partial<SessionListItem> = {}): Session
 const listing: LibraryListing = {
   scanning: false,
   demo: false,
+  skipped: [],
   projects: [
     {
       projectId: "p1",
@@ -198,6 +199,21 @@ describe("the library sidebar", () => {
     const nav = screen.getByRole("navigation", { name: "Library" });
     expect(nav.querySelector('[data-session-id="bad"] .damage-note')?.textContent).toBe("2 unreadable lines");
     expect(nav.querySelector('[data-session-id="one"] .damage-note')).toBeNull();
+    explorer.unmount();
+  });
+
+  it("says which files the scan passed over, and why", async () => {
+    const skipped = [
+      { path: "/s/--p--/pipe.jsonl", reason: "Not a regular file (a FIFO): a session is a file of lines." },
+      { path: "/s/--p--/passwd.jsonl", reason: "A symbolic link to /etc/passwd, outside the session folders." },
+    ];
+    const explorer = await renderExplorer(sessions, { client: { skipped } });
+    const nav = screen.getByRole("navigation", { name: "Library" });
+    expect(nav.querySelector(".skipped-files summary")?.textContent).toBe("2 files skipped");
+    const listed = within(nav).getByRole("list", { name: "Files the scan skipped" });
+    expect([...listed.querySelectorAll("li")].map((item) => item.textContent)).toEqual(
+      skipped.map(({ path, reason }) => `${path}${reason}`),
+    );
     explorer.unmount();
   });
 

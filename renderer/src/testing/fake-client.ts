@@ -24,6 +24,7 @@ import {
   type ThemePreference,
   type SearchHit,
   type SessionListItem,
+  type SkippedLibraryFile,
 } from "../../../shared/ipc/contract.ts";
 import { diffSessionViews } from "../../../shared/ipc/session-delta.ts";
 import { decodeEvent, decodeResult, encodeEvent, encodeResult } from "../../../shared/ipc/wire.ts";
@@ -76,6 +77,8 @@ export interface FakeClient extends ArborClient {
 
 export interface FakeClientOptions {
   scanning?: boolean;
+  /** What the library says its scan passed over. */
+  skipped?: SkippedLibraryFile[];
   demo?: boolean;
 }
 
@@ -173,6 +176,7 @@ export function createFakeClient(inputs: FakeSessionInput[], options: FakeClient
     }
     return {
       projects: [...projects.values()],
+      skipped: options.skipped ?? [],
       scanning: options.scanning ?? false,
       demo: options.demo ?? false,
     };
