@@ -106,6 +106,9 @@ describe("window title", () => {
     expect(titles).toEqual(["Hello tree — alpha — Arbor"]);
     await runtime.context!.session.appendSessionName("Tree work");
     expect(titles.at(-1)).toBe("Tree work — alpha — Arbor");
+    // A direction control in a name would reorder the title bar: shown, never applied.
+    await runtime.context!.session.appendSessionName("invoice\u202Etxt.exe");
+    expect(titles.at(-1)).toBe("invoice⟨RLO⟩txt.exe — alpha — Arbor");
     await runtime.switchSession(pathB);
     expect(titles.at(-1)).toBe("Question 1 — beta — Arbor");
     await runtime.close();

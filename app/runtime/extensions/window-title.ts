@@ -7,6 +7,7 @@
  */
 
 import { basename } from "node:path";
+import { showBidiControls } from "../../../shared/text/bidi.ts";
 import type { ArborExtension, SessionAccess } from "../extension.ts";
 
 export const WINDOW_TITLE_EXTENSION_ID = "arbor.window-title";
@@ -37,5 +38,6 @@ export function createWindowTitleExtension(setTitle: (title: string) => void): A
 export function windowTitle(session: Pick<SessionAccess, "name" | "firstUserText" | "path" | "cwd">): string {
   const what = session.name ?? session.firstUserText ?? basename(session.path);
   const project = session.cwd ? basename(session.cwd) || session.cwd : "";
-  return [what, project, APP_TITLE].filter(Boolean).join(" — ");
+  // A direction control in a name (U+202E...) would reorder the whole title bar: shown, not applied.
+  return showBidiControls([what, project, APP_TITLE].filter(Boolean).join(" — "));
 }

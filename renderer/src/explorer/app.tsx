@@ -9,6 +9,8 @@ import { displayName } from "../library/library-view.ts";
 import { THEME_PREFERENCES, type ThemePreference } from "../../../shared/ipc/contract.ts";
 import { useAppearance, useController, useLibrary, useLive, useSession } from "../state/hooks.tsx";
 import { type Problem, problemCounts } from "../../../shared/session/problems.ts";
+import { showBidiControls } from "../../../shared/text/bidi.ts";
+import { UserText } from "../text/user-text.tsx";
 import { handleExplorerKey } from "./keyboard.ts";
 import { LabelDialog } from "./label-dialog.tsx";
 
@@ -46,8 +48,8 @@ function SessionHeader() {
       <span className="app-name">Arbor</span>
       {view ? (
         <>
-          <span className="session-title" title={view.path}>
-            {title}
+          <span className="session-title" title={showBidiControls(view.path)}>
+            <UserText text={title} />
           </span>
           {view.live ? (
             <span
@@ -91,7 +93,7 @@ function SessionHeader() {
               </ul>
             </details>
           ) : null}
-          <span className="muted">{view.cwd}</span>
+          {view.cwd ? <UserText className="muted" text={view.cwd} /> : null}
         </>
       ) : null}
       <span className="spacer" />

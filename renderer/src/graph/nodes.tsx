@@ -7,6 +7,8 @@
 
 import { Handle, type NodeProps, type NodeTypes, Position } from "@xyflow/react";
 import { memo } from "react";
+import { showBidiControls } from "../../../shared/text/bidi.ts";
+import { UserText } from "../text/user-text.tsx";
 import { isFoldable } from "../state/navigation.ts";
 import { useContextPreview, useController, useGraphSelect, useLive, useSession } from "../state/hooks.tsx";
 import type { ChainFlowNode, EntryFlowNode } from "./flow-elements.ts";
@@ -78,14 +80,14 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<EntryFl
       data-shade={shade}
       data-selected={selected ? "true" : undefined}
       aria-current={cursor ? "true" : undefined}
-      title={`${look.title}\n${node.preview}\n${id} · line ${node.line}`}
+      title={`${look.title}\n${showBidiControls(node.preview)}\n${id} · line ${node.line}`}
     >
       <Handle type="target" position={positions.target} isConnectable={false} />
       <div className="node-title">
         <span className="node-kind">{look.title}</span>
         {node.label !== null ? (
-          <span className="badge label" title={node.label}>
-            {node.label}
+          <span className="badge label" title={showBidiControls(node.label)}>
+            <UserText text={node.label} />
           </span>
         ) : null}
         {isLeaf ? <span className="badge leaf-badge">leaf</span> : null}
@@ -105,7 +107,9 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<EntryFl
           </button>
         ) : null}
       </div>
-      <div className="node-preview">{node.preview || <span className="muted">(no text)</span>}</div>
+      <div className="node-preview">
+        {node.preview ? <UserText text={node.preview} /> : <span className="muted">(no text)</span>}
+      </div>
       <Handle type="source" position={positions.source} isConnectable={false} />
     </div>
   );
@@ -137,9 +141,9 @@ export const ChainNode = memo(function ChainNode({ id, data }: NodeProps<ChainFl
         <span className="badge">expand</span>
       </div>
       <div className="node-preview chain-ends">
-        <span>{data.first.preview || nodeLook(data.first).title}</span>
+        <UserText text={data.first.preview || nodeLook(data.first).title} />
         <span className="chain-ellipsis">…</span>
-        <span>{data.last.preview || nodeLook(data.last).title}</span>
+        <UserText text={data.last.preview || nodeLook(data.last).title} />
       </div>
       <Handle type="source" position={positions.source} isConnectable={false} />
     </div>

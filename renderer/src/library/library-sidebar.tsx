@@ -5,6 +5,8 @@ import type { SearchHit } from "../../../shared/ipc/contract.ts";
 import { focusGraph } from "../graph/session-graph.tsx";
 import { useController, useLibrary, useSession } from "../state/hooks.tsx";
 import type { LibrarySort } from "../state/stores.ts";
+import { showBidiControls } from "../../../shared/text/bidi.ts";
+import { UserText } from "../text/user-text.tsx";
 import { displayName, type LibraryGroup, type LibraryRow, libraryGroups } from "./library-view.ts";
 
 const SORTS: { value: LibrarySort; label: string }[] = [
@@ -197,13 +199,13 @@ function SessionRow({ row: { item, depth, hit }, open }: { row: LibraryRow; open
         className={`session-row depth-${Math.min(depth, 6)}${open ? " open" : ""}${item.error ? " broken" : ""}`}
         aria-current={open ? "true" : undefined}
         data-session-id={item.sessionId}
-        title={item.path}
+        title={showBidiControls(item.path)}
         // A full-text hit opens its session at the entry that matched (ids of unreadable lines are not entries).
         onClick={() => void controller.openSession(item.sessionId, hitEntry(hit)).then(focusGraph)}
       >
         <span className="session-name">
           {depth > 0 ? <span className="fork-mark">↳ </span> : null}
-          {displayName(item)}
+          <UserText text={displayName(item)} />
         </span>
         <span className="session-meta muted">
           {formatDate(item.modified)} · {item.messageCount} msgs · {formatSize(item.bytes)}

@@ -205,7 +205,10 @@ describe("the library sidebar", () => {
   it("says which files the scan passed over, and why", async () => {
     const skipped = [
       { path: "/s/--p--/pipe.jsonl", reason: "Not a regular file (a FIFO): a session is a file of lines." },
-      { path: "/s/--p--/passwd.jsonl", reason: "A symbolic link to /etc/passwd, outside the session folders." },
+      {
+        path: "/s/--p--/passwd.jsonl",
+        reason: "A symbolic link to /etc/passwd, outside the session folders.",
+      },
     ];
     const explorer = await renderExplorer(sessions, { client: { skipped } });
     const nav = screen.getByRole("navigation", { name: "Library" });

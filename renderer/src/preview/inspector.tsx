@@ -1,5 +1,6 @@
 /** The selected entry as it is in the file: raw JSON, line, problems; and the actions on it. */
 
+import { showBidiControls } from "../../../shared/text/bidi.ts";
 import { useContextPreview, useController, useGraphSelect, useSession } from "../state/hooks.tsx";
 
 export function Inspector() {
@@ -60,7 +61,7 @@ export function Inspector() {
               {sessionProblems > 0 ? ` (${sessionProblems} elsewhere in the file)` : ""}.
             </p>
           )}
-          <pre className="json raw-entry">{JSON.stringify(current.entry, null, 2)}</pre>
+          <pre className="json raw-entry">{showBidiControls(JSON.stringify(current.entry, null, 2))}</pre>
         </>
       )}
     </section>

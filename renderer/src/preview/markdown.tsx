@@ -4,12 +4,14 @@
  * `<img onerror>` in the text shows as text); link URLs pass its default
  * sanitiser (no `javascript:`), and only web and mail links stay links: one
  * the sanitiser emptied, or a relative one, would open the app itself in a
- * new tab. Images are not fetched, only named.
+ * new tab. Images are not fetched, only named. Direction controls in the
+ * text are shown as markers, never applied (shared/text/bidi.ts).
  */
 
 import { memo } from "react";
 import Markdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
+import { showBidiControls } from "../../../shared/text/bidi.ts";
 
 const plugins = [remarkGfm];
 
@@ -37,7 +39,7 @@ export const MarkdownText = memo(function MarkdownText({ text }: { text: string 
   return (
     <div className="markdown">
       <Markdown remarkPlugins={plugins} components={components}>
-        {text}
+        {showBidiControls(text)}
       </Markdown>
     </div>
   );

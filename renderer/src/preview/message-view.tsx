@@ -18,6 +18,8 @@ import { assertNever, isKnownRole, isRecord } from "../../../shared/session/inde
 import { lineDiff } from "./diff.ts";
 import { MarkdownText } from "./markdown.tsx";
 import { base64Bytes, formatBytes } from "./format.ts";
+import { UserText } from "../text/user-text.tsx";
+import { showBidiControls } from "../../../shared/text/bidi.ts";
 
 /** A role as words: Pi's camelCase roles ("compactionSummary") would read as one word once upper-cased. */
 function roleWords(role: string): string {
@@ -29,8 +31,14 @@ export const COLLAPSE_LINES = 8;
 
 type Json = Record<string, unknown>;
 
+/** A string field of a message, as the page shows it: direction controls as markers, never applied. */
 function str(value: unknown): string {
-  return typeof value === "string" ? value : "";
+  return typeof value === "string" ? showBidiControls(value) : "";
+}
+
+/** A value as indented JSON for the page (direction controls as markers). */
+function json(value: unknown, indent?: number): string {
+  return showBidiControls(JSON.stringify(value, null, indent) ?? "");
 }
 
 export function ImageBlock({ block }: { block: Json }) {
@@ -100,12 +108,19 @@ export function CollapsibleText({
     toggle.current?.scrollIntoView({ block: "nearest" });
   }, [expanded]);
   const lines = text.split("\n");
-  if (lines.length <= COLLAPSE_LINES) return <pre className={className}>{text}</pre>;
+  if (lines.length <= COLLAPSE_LINES)
+    return (
+      <pre className={className}>
+        <UserText text={text} />
+      </pre>
+    );
   return (
     <div className="collapsible">
       <pre className={className} id={textId}>
-        {lines.slice(0, COLLAPSE_LINES).join("\n")}
-        <span hidden={!expanded}>{`\n${lines.slice(COLLAPSE_LINES).join("\n")}`}</span>
+        <UserText text={lines.slice(0, COLLAPSE_LINES).join("\n")} />
+        <span hidden={!expanded}>
+          <UserText text={`\n${lines.slice(COLLAPSE_LINES).join("\n")}`} />
+        </span>
       </pre>
       <button
         ref={toggle}
@@ -130,7 +145,9 @@ export function ContentView({ content, collapse = false }: { content: unknown; c
     return collapse ? (
       <CollapsibleText text={content} place="content" />
     ) : (
-      <div className="plain-text">{content}</div>
+      <div className="plain-text">
+        <UserText text={content} />
+      </div>
     );
   }
   if (!Array.isArray(content)) return <div className="muted">(no content)</div>;
@@ -139,7 +156,7 @@ export function ContentView({ content, collapse = false }: { content: unknown; c
     <>
       {content.map((block, i) => {
         const key = `${i}`;
-        if (!isRecord(block)) return <pre key={key}>{JSON.stringify(block)}</pre>;
+        if (!isRecord(block)) return <pre key={key}>{json(block)}</pre>;
         if (block.type === "text")
           return collapse ? (
             <CollapsibleText key={key} text={str(block.text)} place={`content/${i}`} />
@@ -149,7 +166,7 @@ export function ContentView({ content, collapse = false }: { content: unknown; c
             </div>
           );
         if (block.type === "image") return <ImageBlock key={key} block={block} />;
-        return <pre key={key}>{JSON.stringify(block, null, 2)}</pre>;
+        return <pre key={key}>{json(block, 2)}</pre>;
       })}
     </>
   );
@@ -199,7 +216,7 @@ function ToolCallView({ block, place }: { block: Json; place: string }) {
           <EditDiff key={i} path={path} oldText={edit.oldText} newText={edit.newText} />
         ))
       ) : (
-        <CollapsibleText className="json" text={JSON.stringify(args, null, 2)} place={place} />
+        <CollapsibleText className="json" text={json(args, 2)} place={place} />
       )}
     </div>
   );
@@ -212,7 +229,7 @@ function AssistantView({ message }: { message: Json }) {
     <>
       {content.map((block, i) => {
         const key = `${i}`;
-        if (!isRecord(block)) return <pre key={key}>{JSON.stringify(block)}</pre>;
+        if (!isRecord(block)) return <pre key={key}>{json(block)}</pre>;
         switch (block.type) {
           case "text":
             return <MarkdownText key={key} text={str(block.text)} />;
@@ -228,7 +245,7 @@ function AssistantView({ message }: { message: Json }) {
           case "toolCall":
             return <ToolCallView key={key} block={block} place={`content/${i}`} />;
           default:
-            return <pre key={key}>{JSON.stringify(block, null, 2)}</pre>;
+            return <pre key={key}>{json(block, 2)}</pre>;
         }
       })}
       {content.length === 0 ? <div className="muted">(no content)</div> : null}
@@ -308,7 +325,7 @@ function headerDetails(message: Json): ReactNode {
 function MessageBody({ message }: { message: Json }) {
   const role = message.role;
   // A role this version does not know: shown as it is.
-  if (!isKnownRole(role)) return <pre className="json">{JSON.stringify(message, null, 2)}</pre>;
+  if (!isKnownRole(role)) return <pre className="json">{json(message, 2)}</pre>;
   switch (role) {
     case "user":
       return <ContentView content={message.content} />;
