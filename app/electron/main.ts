@@ -30,6 +30,7 @@ import { bindIpcMain, sendEvent } from "./ipc-main.ts";
 import { installApplicationMenu } from "./menu.ts";
 import { type ThemeSource, withoutRecentFile, withRecentFile } from "../preferences/preferences.ts";
 import { preferencesIn } from "../ipc/host.ts";
+import { defaultDataDir } from "../preferences/data-dir.ts";
 import { createHostWindowRuntimes } from "./host-runtime.ts";
 import { checkSessionFile, sessionFileFromArgv } from "./session-file.ts";
 import { createAppWindow, guardWebContents, hardenSession, windowStateFile } from "./window.ts";
@@ -39,6 +40,9 @@ const dispatchRequest: Dispatch = (handlers, name, params) =>
   dispatch(handlers, name, params, {
     onInternalError: (error, request) => console.error(`Arbor failed while handling ${request}:`, error),
   });
+// One data folder for the desktop app and `arbor serve` (ARBOR_DATA_DIR, else ~/.config/arbor...), not
+// Electron's default, which follows the product name and would differ between a build and a checkout.
+app.setPath("userData", defaultDataDir(process.env));
 // Arbor's preferences (theme, recent files), in userData: the menu and every window's renderer share them.
 const preferences = preferencesIn(app.getPath("userData"));
 const createWindowRuntime: CreateWindowRuntime = createHostWindowRuntimes({

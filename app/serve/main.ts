@@ -15,11 +15,11 @@
  */
 
 import { readFileSync, realpathSync } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { type ArborHost, createArborHost, createSharedHostParts } from "../ipc/host.ts";
+import { defaultDataDir } from "../preferences/data-dir.ts";
 import { watchParent } from "./parent-watch.ts";
 import { type ArborServer, startArborServer } from "./server.ts";
 
@@ -94,15 +94,6 @@ const PARSE_OPTIONS = {
   allowPositionals: false,
   strict: true,
 } as const;
-
-/** `$ARBOR_DATA_DIR`, else the platform's place for app data. */
-export function defaultDataDir(env: ServeIo["env"]): string {
-  if (env.ARBOR_DATA_DIR) return env.ARBOR_DATA_DIR;
-  const home = env.HOME || homedir();
-  if (process.platform === "darwin") return join(home, "Library", "Application Support", "arbor");
-  if (process.platform === "win32") return join(env.APPDATA || join(home, "AppData", "Roaming"), "arbor");
-  return join(env.XDG_CONFIG_HOME || join(home, ".config"), "arbor");
-}
 
 export interface RunningServe {
   server: ArborServer;
