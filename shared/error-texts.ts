@@ -32,13 +32,17 @@ export const requestErrors = {
     `Unknown request "${name}"; reload the page so that it matches the Arbor that is running.`,
   invalidParameters: (name: string, where: string, problem: string) =>
     `Invalid parameters for "${name}"${where}: ${problem}.`,
+  answerNotJson: "The answer could not be encoded as JSON; try again, or see Arbor's log.",
+  /** `what`: what is wrong with the node list (a client and a main process of different versions). */
+  unreadableNodes: (what: string) =>
+    `Arbor received a node list it cannot read (${what}); reload the window.`,
+  // Read by the program that sent a malformed request: each says what a valid one looks like.
   needsName: "A request needs a name.",
   needsId: "A request needs an id: a number or a short string.",
   notAnObject: "A request must be a JSON object {id, name, params}.",
   binary: "Messages must be JSON text, not binary.",
   tooLarge: "The message is too large.",
   notJson: "The message is not valid JSON.",
-  answerNotJson: "The answer could not be encoded as JSON; try again, or see Arbor's log.",
 };
 
 // ---------------------------------------------------------------------------
@@ -91,6 +95,8 @@ const STALE_BECAUSE: Record<StaleReason, string> = {
 };
 
 export const extensionErrors = {
+  /** The owner `staleContext` names for an extension's context. */
+  contextOf: (extensionId: string) => `The context of extension "${extensionId}"`,
   /** Read by the extension's author: how to keep work within its session's lifetime. */
   staleContext: (owner: string, sessionFile: string, reason: StaleReason) =>
     `${owner} is stale: ${STALE_BECAUSE[reason]} (session ${sessionFile}). Nothing captured from a closed ` +
@@ -130,7 +136,7 @@ export const appendErrors = {
     `Cannot open ${path} for appending (${reason}); check that Arbor may write to it.`,
   /** `change`: one of `appendChanges`. */
   changedOnDisk: (path: string, change: string) =>
-    `${path} changed on disk since it was read (${change}); read the new bytes, then try again.`,
+    `${path} changed on disk since it was read (${change}); try again once Arbor has read the change.`,
   unterminatedLastLine: (path: string) =>
     `The last line of ${path} is not terminated: another program may be writing it right now, or the file is damaged. Appending now would merge two lines; try again once the line is complete.`,
   writeFailed: (path: string, reason: string) => `Writing to ${path} failed (${reason}); try again.`,
@@ -191,8 +197,6 @@ export const connectionErrors = {
   closed: (reason: string) =>
     reason ? `The connection to Arbor closed: ${reason}` : "The connection to Arbor closed.",
   closedByClient: "The connection to Arbor was closed by this client.",
-  answerUnreadable: (reason: string) =>
-    `Arbor sent an answer this page cannot read (${reason}); reload the page.`,
 };
 
 // ---------------------------------------------------------------------------
@@ -214,7 +218,7 @@ export const desktopErrors = {
   notARegularFile: (path: string) => `"${path}" is not a regular file; choose a session file (.jsonl).`,
   doesNotExist: (path: string) => `"${path}" does not exist; it may have been moved or deleted.`,
   cannotRead: (path: string, code: string) => `"${path}" cannot be read (${code}); check its permissions.`,
-  /** Dialog titles; the detail below each says why. */
+  // Dialog titles; the detail below each says why.
   cannotOpenThatFile: "Arbor cannot open that file.",
   couldNotOpen: (name: string) => `Arbor could not open ${name}.`,
   cannotOpenFolder: (folder: string) => `Arbor cannot open ${folder}.`,
@@ -236,7 +240,7 @@ export const serveErrors = {
   methodNotAllowed: "Only GET and HEAD are served here.",
   invalidPath: "The path is not valid.",
   notFound: "Not found; open the URL `arbor serve` printed.",
-  /** Lines of `arbor serve` on stderr, after "arbor serve: ". */
+  // Lines of `arbor serve` on stderr, after "arbor serve: ".
   badPort: (value: string) => `--port must be a port number (0 to 65535), not "${value}"`,
   portInUse: (port: number) => `port ${port} is in use; choose another with --port (0 picks a free one)`,
 };

@@ -213,8 +213,7 @@ export class WebSocketClient implements ArborClient {
     try {
       result = decodeResult(pending.name, frame.result as never);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      pending.reject(new ArborError("internal", connectionErrors.answerUnreadable(reason)));
+      pending.reject(new ArborError("internal", error instanceof Error ? error.message : String(error)));
       return;
     }
     pending.resolve(result);
