@@ -24,6 +24,7 @@ import {
   problemCounts,
   type SessionIndex,
 } from "../../shared/session/index.ts";
+import { cliErrors } from "../../shared/error-texts.ts";
 import { type IndexedFile, openIndexedFile } from "../store/open-indexed-file.ts";
 import { renderTreeText, treeJson } from "./tree-output.ts";
 
@@ -71,7 +72,7 @@ function runCommand(argv: readonly string[], io: CliIo): number {
         io.stdout(`${USAGE}\n`);
         return 0;
       default:
-        throw new UsageError(command ? `unknown command "${command}"` : "no command given");
+        throw new UsageError(command ? cliErrors.unknownCommand(command) : cliErrors.noCommand);
     }
   } catch (error) {
     if (error instanceof UsageError) {
@@ -90,7 +91,7 @@ function runCommand(argv: readonly string[], io: CliIo): number {
 function describeIoError(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   const message = error instanceof Error ? error.message : String(error);
-  return `${code ? `cannot read file (${code}): ` : ""}${message.split("\n")[0]}`;
+  return `${code ? cliErrors.cannotReadFile(code) : ""}${message.split("\n")[0]}`;
 }
 
 /** Files opened by the running command; closed when it returns. */
@@ -112,7 +113,7 @@ function parse(args: readonly string[], options: NonNullable<ParseArgsConfig["op
 }
 
 function oneFile(positionals: string[]): string {
-  if (positionals.length !== 1) throw new UsageError(`expected one FILE, got ${positionals.length}`);
+  if (positionals.length !== 1) throw new UsageError(cliErrors.expectedOneFile(positionals.length));
   return positionals[0]!;
 }
 
@@ -127,7 +128,7 @@ function contextCommand(args: readonly string[], io: CliIo): number {
   const requested = (values.leaf as string[] | undefined) ?? [undefined];
   for (const leaf of requested) {
     if (leaf !== undefined && leaf !== "none" && !index.byId.has(leaf)) {
-      throw new CliError(`no entry with id "${leaf}" in ${file}`);
+      throw new CliError(cliErrors.noEntry(leaf, file));
     }
   }
   const graph = contextGraphOf(index, reader);
@@ -219,7 +220,7 @@ export function checkReport(file: string, index: SessionIndex): CheckReport {
 
 function checkCommand(args: readonly string[], io: CliIo): number {
   const { values, positionals } = parse(args, { json: { type: "boolean" } });
-  if (positionals.length === 0) throw new UsageError("expected at least one FILE");
+  if (positionals.length === 0) throw new UsageError(cliErrors.expectedFiles);
   let found = 0;
   let unreadable = 0;
   for (const file of positionals) {
@@ -347,7 +348,7 @@ export function runAsProcess(argv: readonly string[]): void {
     void import("../serve/main.ts").then(
       ({ runServeAsProcess }) => runServeAsProcess(argv.slice(1)),
       (error: unknown) => {
-        process.stderr.write(`arbor: cannot start serve: ${describeIoError(error)}\n`);
+        process.stderr.write(`arbor: ${cliErrors.cannotStartServe(describeIoError(error))}\n`);
         process.exitCode = 2;
       },
     );

@@ -78,7 +78,8 @@ describe("the preload bridge", () => {
       expect(await failing.request("app.info", {})).toEqual({
         error: {
           code: "internal",
-          message: 'The request "app.info" did not reach the main process: No handler registered',
+          message:
+            'The request "app.info" did not reach the main process (No handler registered); reload the window and try again.',
         },
       });
       const strange = createArborBridge(fakeTransport({ invokeRequest: async () => "hello" }).transport);

@@ -10,6 +10,7 @@
  * Pure: preload.ts supplies the Electron transport, tests a fake one.
  */
 
+import { desktopErrors, requestErrors } from "../../shared/error-texts.ts";
 import type { ArborBridge, BridgeOutcome, DroppedFileOutcome } from "../../shared/ipc/bridge.ts";
 import {
   type ArborErrorPayload,
@@ -51,7 +52,7 @@ function asRequestOutcome<N extends RequestName>(value: unknown): BridgeOutcome<
       return { error: { code: error.code as ArborErrorPayload["code"], message: error.message } };
     }
   }
-  return errorOutcome("internal", "The main process sent an answer Arbor does not understand.");
+  return errorOutcome("internal", desktopErrors.answerNotUnderstood);
 }
 
 function messageOf(error: unknown): string {
@@ -67,15 +68,12 @@ export function createArborBridge(transport: BridgeTransport): ArborBridge {
     params: RequestParams<N>,
   ): Promise<BridgeOutcome<N>> {
     if (typeof name !== "string" || !requestNames.has(name)) {
-      return errorOutcome("invalid-request", `Unknown request "${String(name)}".`);
+      return errorOutcome("invalid-request", requestErrors.unknown(String(name)));
     }
     try {
       return asRequestOutcome<N>(await transport.invokeRequest(name, params));
     } catch (error) {
-      return errorOutcome(
-        "internal",
-        `The request "${name}" did not reach the main process: ${messageOf(error)}`,
-      );
+      return errorOutcome("internal", desktopErrors.requestNotDelivered(name, messageOf(error)));
     }
   }
 
@@ -136,13 +134,13 @@ async function openDroppedFile(transport: BridgeTransport, file: unknown): Promi
   } catch {
     return {
       opened: false,
-      error: { code: "invalid-request", message: "Only a dropped file can be opened." },
+      error: { code: "invalid-request", message: desktopErrors.dropNotAFile },
     };
   }
   if (path === "") {
     return {
       opened: false,
-      error: { code: "invalid-request", message: "The dropped item is not a file on this computer." },
+      error: { code: "invalid-request", message: desktopErrors.dropNotOnDisk },
     };
   }
   try {
@@ -154,7 +152,7 @@ async function openDroppedFile(transport: BridgeTransport, file: unknown): Promi
         error: { code: outcome.error.code as ArborErrorPayload["code"], message: outcome.error.message },
       };
     }
-    return { opened: false, error: { code: "internal", message: "The main process gave no answer." } };
+    return { opened: false, error: { code: "internal", message: desktopErrors.noAnswer } };
   } catch (error) {
     return { opened: false, error: { code: "internal", message: messageOf(error) } };
   }

@@ -5,6 +5,7 @@
  * extension setting that window's title. No Electron import: tested in Node.
  */
 
+import { replacements, sessionErrors } from "../../shared/error-texts.ts";
 import { ArborError } from "../../shared/ipc/contract.ts";
 import {
   type ArborHostOptions,
@@ -28,26 +29,17 @@ export function createHostWindowRuntimes(options: HostRuntimeOptions): CreateWin
       async switchToFile(path) {
         const result = await host.runtime.switchSession(path);
         if (result.cancelled) {
-          throw new ArborError(
-            "refused",
-            `Opening the session was cancelled by ${result.cancelledBy ?? "an extension"}.`,
-          );
+          throw new ArborError("refused", sessionErrors.cancelled(replacements.open, result.cancelledBy));
         }
       },
       async newSession() {
         const cwd = host.runtime.services?.cwd;
         if (!host.runtime.session || cwd === undefined) {
-          throw new ArborError(
-            "refused",
-            "Open a session first: a new session starts in the project of the session on view.",
-          );
+          throw new ArborError("refused", sessionErrors.openFirstForNew);
         }
         const result = await host.runtime.newSession(cwd);
         if (result.cancelled) {
-          throw new ArborError(
-            "refused",
-            `The new session was cancelled by ${result.cancelledBy ?? "an extension"}.`,
-          );
+          throw new ArborError("refused", sessionErrors.cancelled(replacements.new, result.cancelledBy));
         }
       },
       close() {

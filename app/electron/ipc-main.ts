@@ -8,6 +8,7 @@
  */
 
 import { type IpcMainInvokeEvent, ipcMain, type WebContents } from "electron";
+import { desktopErrors, requestErrors, sessionErrors } from "../../shared/error-texts.ts";
 import type { ArborEvents, EventName } from "../../shared/ipc/contract.ts";
 import { wireEvent } from "../ipc/bind.ts";
 import type { AppLocation } from "./app-location.ts";
@@ -48,16 +49,16 @@ export function bindIpcMain(options: IpcBindingOptions): () => void {
     const verdict = checkSender(senderFacts(event), options.ourWebContentsIds(), options.location);
     if (verdict.trusted) return null;
     console.warn(`Arbor refused an IPC message: ${verdict.reason}.`);
-    return `Refused: ${verdict.reason}.`;
+    return desktopErrors.senderRefused(verdict.reason);
   };
 
   ipcMain.handle(REQUEST_CHANNEL, async (event, name: unknown, params: unknown): Promise<RequestOutcome> => {
     const refused = refusal(event);
     if (refused !== null) return { error: { code: "refused", message: refused } };
     const runtime = options.runtimeFor(event.sender.id);
-    if (!runtime) return { error: { code: "refused", message: "This window has no session runtime." } };
+    if (!runtime) return { error: { code: "refused", message: sessionErrors.windowWithoutRuntime } };
     if (typeof name !== "string") {
-      return { error: { code: "invalid-request", message: "A request needs a name." } };
+      return { error: { code: "invalid-request", message: requestErrors.needsName } };
     }
     return options.dispatch(runtime.handlers, name, params);
   });

@@ -19,6 +19,7 @@ import {
   session,
   shell,
 } from "electron";
+import { desktopErrors } from "../../shared/error-texts.ts";
 import { ArborError, type ArborEvents } from "../../shared/ipc/contract.ts";
 import { dispatch } from "../ipc/bind.ts";
 import { piSessionRoot } from "../library/roots.ts";
@@ -196,7 +197,7 @@ function focusSomeWindow(): void {
 async function openFileInWindow(path: unknown, target?: ShellWindow): Promise<DroppedFileOutcome> {
   const check = await checkSessionFile(path);
   if (!check.ok) {
-    await showProblem(target, "Arbor cannot open that file.", check.reason);
+    await showProblem(target, desktopErrors.cannotOpenThatFile, check.reason);
     return { opened: false, error: { code: "refused", message: check.reason } };
   }
   const already = [...windows.values()].find((shellWindow) => shellWindow.sessionPath === check.path);
@@ -217,7 +218,7 @@ async function openFileInWindow(path: unknown, target?: ShellWindow): Promise<Dr
       error instanceof ArborError
         ? error.toPayload()
         : { code: "internal" as const, message: error instanceof Error ? error.message : String(error) };
-    await showProblem(into, `Arbor could not open ${basename(check.path)}.`, payload.message);
+    await showProblem(into, desktopErrors.couldNotOpen(basename(check.path)), payload.message);
     return { opened: false, error: payload };
   }
   showSession(into, check.path);
@@ -298,7 +299,8 @@ async function chooseSessionFile(): Promise<void> {
 async function openSessionsFolder(): Promise<void> {
   const folder = piSessionRoot().path;
   const failure = await shell.openPath(folder);
-  if (failure !== "") await showProblem(focusedShellWindow(), `Arbor cannot open ${folder}.`, failure);
+  if (failure !== "")
+    await showProblem(focusedShellWindow(), desktopErrors.cannotOpenFolder(folder), failure);
 }
 
 async function newSession(): Promise<void> {
@@ -308,6 +310,6 @@ async function newSession(): Promise<void> {
     await shellWindow.runtime.newSession();
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    await showProblem(shellWindow, "Arbor could not start a new session.", message);
+    await showProblem(shellWindow, desktopErrors.couldNotStartSession, message);
   }
 }

@@ -102,14 +102,17 @@ describe("checkSessionFile", () => {
 
   it("refuses what does not exist", async () => {
     const missing = await checkSessionFile(join(folder, "missing.jsonl"));
-    expect(missing).toEqual({ ok: false, reason: `"${join(folder, "missing.jsonl")}" does not exist.` });
+    expect(missing).toEqual({
+      ok: false,
+      reason: `"${join(folder, "missing.jsonl")}" does not exist; it may have been moved or deleted.`,
+    });
     expect((await checkSessionFile(join(folder, "dangling.jsonl"))).ok).toBe(false);
   });
 
   it("refuses folders, even named .jsonl or reached by a link", async () => {
     expect(await checkSessionFile(join(folder, "folder.jsonl"))).toEqual({
       ok: false,
-      reason: `"${join(folder, "folder.jsonl")}" is not a regular file.`,
+      reason: `"${join(folder, "folder.jsonl")}" is not a regular file; choose a session file (.jsonl).`,
     });
     expect((await checkSessionFile(join(folder, "link-to-folder.jsonl"))).ok).toBe(false);
   });

@@ -11,6 +11,7 @@
 import { stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { desktopErrors } from "../../shared/error-texts.ts";
 
 export const SESSION_FILE_EXTENSION = ".jsonl";
 
@@ -78,21 +79,21 @@ export type SessionFileCheck = { ok: true; path: string } | { ok: false; reason:
  */
 export async function checkSessionFile(path: unknown): Promise<SessionFileCheck> {
   if (typeof path !== "string" || path.length === 0) {
-    return { ok: false, reason: "No file was given." };
+    return { ok: false, reason: desktopErrors.noFileGiven };
   }
   if (path.length > 4096 || path.includes("\0")) {
-    return { ok: false, reason: "That is not a usable file path." };
+    return { ok: false, reason: desktopErrors.unusablePath };
   }
   if (!isAbsolute(path)) {
-    return { ok: false, reason: `"${path}" is not an absolute path.` };
+    return { ok: false, reason: desktopErrors.notAbsolute(path) };
   }
   if (!hasSessionFileExtension(path)) {
-    return { ok: false, reason: `"${path}" is not a Pi session: session files end in .jsonl.` };
+    return { ok: false, reason: desktopErrors.notASession(path) };
   }
   try {
     const stats = await stat(path);
     if (!stats.isFile()) {
-      return { ok: false, reason: `"${path}" is not a regular file.` };
+      return { ok: false, reason: desktopErrors.notARegularFile(path) };
     }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -100,8 +101,8 @@ export async function checkSessionFile(path: unknown): Promise<SessionFileCheck>
       ok: false,
       reason:
         code === "ENOENT"
-          ? `"${path}" does not exist.`
-          : `"${path}" cannot be read (${code ?? String(error)}).`,
+          ? desktopErrors.doesNotExist(path)
+          : desktopErrors.cannotRead(path, code ?? String(error)),
     };
   }
   return { ok: true, path: resolve(path) };

@@ -115,7 +115,8 @@ describe("dispatch", () => {
     expect(internal).toEqual({
       error: {
         code: "internal",
-        message: 'Arbor hit an unexpected error while handling "session.current"; details are in its log.',
+        message:
+          'Arbor hit an unexpected error while handling "session.current"; try again, or see its log for details.',
       },
     });
     expect(JSON.stringify(internal)).not.toContain("secret");
@@ -138,7 +139,10 @@ describe("dispatch", () => {
         "EPERM",
         { code: "io", message: "Arbor is not allowed to read or write that file; check its permissions." },
       ],
-      ["ENOSPC", { code: "io", message: "The disk is full; nothing was written." }],
+      [
+        "ENOSPC",
+        { code: "io", message: "The disk is full, so nothing was written; free some space, then try again." },
+      ],
       ["EBUSY", { code: "io", message: "A file operation failed (EBUSY); try again." }],
     ];
     for (const [code, payload] of cases) {

@@ -19,6 +19,7 @@ import {
   type EventName,
   type RequestName,
 } from "../../shared/ipc/contract.ts";
+import { fileErrors, requestErrors } from "../../shared/error-texts.ts";
 import { validateRequest } from "../../shared/ipc/schemas.ts";
 import { type EncodedNodesForm, encodeEvent, encodeResult, type WireEvent } from "../../shared/ipc/wire.ts";
 
@@ -58,24 +59,21 @@ function toPayload(error: unknown, name: string, options: DispatchOptions): Arbo
   if (fileError) return fileError;
   options.onInternalError?.(error, name);
   const request = typeof name === "string" && name.length <= 64 ? `"${name}"` : "a request";
-  return {
-    code: "internal",
-    message: `Arbor hit an unexpected error while handling ${request}; details are in its log.`,
-  };
+  return { code: "internal", message: requestErrors.unexpected(request) };
 }
 
 /** A file-system error (Node's `code`, such as `ENOENT`) as the user reads it; undefined for any other error. */
 function fileErrorPayload(error: unknown): ArborErrorPayload | undefined {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === "ENOENT") {
-    return { code: "not-found", message: "The session file no longer exists; rescan the library." };
+    return { code: "not-found", message: fileErrors.sessionFileGone };
   }
   if (code === "EACCES" || code === "EPERM") {
-    return { code: "io", message: "Arbor is not allowed to read or write that file; check its permissions." };
+    return { code: "io", message: fileErrors.notAllowed };
   }
-  if (code === "ENOSPC") return { code: "io", message: "The disk is full; nothing was written." };
+  if (code === "ENOSPC") return { code: "io", message: fileErrors.diskFull };
   if (typeof code === "string" && /^E[A-Z]+$/.test(code)) {
-    return { code: "io", message: `A file operation failed (${code}); try again.` };
+    return { code: "io", message: fileErrors.operationFailed(code) };
   }
   return undefined;
 }

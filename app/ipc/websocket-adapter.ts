@@ -16,6 +16,7 @@
  */
 
 import type { WebSocket } from "ws";
+import { requestErrors } from "../../shared/error-texts.ts";
 import type { ArborErrorPayload, ArborHandlers } from "../../shared/ipc/contract.ts";
 import { type Disposable, DisposableObject, NONE, toDisposable } from "../../shared/lifecycle/disposable.ts";
 import { stringifyWire } from "../../shared/ipc/wire-json.ts";
@@ -111,7 +112,7 @@ export class WebSocketAdapter extends DisposableObject {
     } catch {
       frame = JSON.stringify({
         id: request.id,
-        error: { code: "internal", message: "The answer could not be encoded as JSON." },
+        error: { code: "internal", message: requestErrors.answerNotJson },
       });
     }
     this.send(socket, frame);
@@ -132,26 +133,26 @@ function parseRequest(data: unknown, isBinary: boolean): ParsedRequest {
     id,
     error: { code: "invalid-request", message },
   });
-  if (isBinary) return invalid(null, "Messages must be JSON text, not binary.");
+  if (isBinary) return invalid(null, requestErrors.binary);
   const text = Buffer.isBuffer(data)
     ? data.toString("utf8")
     : Array.isArray(data)
       ? Buffer.concat(data).toString("utf8")
       : String(data);
-  if (text.length > MAX_MESSAGE_BYTES) return invalid(null, "The message is too large.");
+  if (text.length > MAX_MESSAGE_BYTES) return invalid(null, requestErrors.tooLarge);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return invalid(null, "The message is not valid JSON.");
+    return invalid(null, requestErrors.notJson);
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return invalid(null, "A request must be a JSON object {id, name, params}.");
+    return invalid(null, requestErrors.notAnObject);
   }
   const { id, name, params } = value as { id?: unknown; name?: unknown; params?: unknown };
   const validId =
     (typeof id === "number" && Number.isFinite(id)) || (typeof id === "string" && id.length <= 64);
-  if (!validId) return invalid(null, "A request needs an id: a number or a short string.");
-  if (typeof name !== "string") return invalid(id as string | number, "A request needs a name.");
+  if (!validId) return invalid(null, requestErrors.needsId);
+  if (typeof name !== "string") return invalid(id as string | number, requestErrors.needsName);
   return { id: id as string | number, name, params };
 }

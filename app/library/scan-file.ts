@@ -6,6 +6,7 @@
 
 import { closeSync, openSync, statSync } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
+import { libraryErrors } from "../../shared/error-texts.ts";
 import { SessionParser } from "../../shared/session/parse.ts";
 import { buildSessionIndex } from "../../shared/session/tree-index.ts";
 import { contentHash } from "../store/content-hash.ts";
@@ -250,5 +251,5 @@ function startsWithCurrentHeader(chunk: Uint8Array): boolean {
 export function unreadableSummary(path: string, error: unknown): SessionSummary {
   const summary = new SessionSummarizer(null).finish(path, { size: 0, mtimeMs: 0, ino: 0 });
   const reason = error instanceof Error ? error.message : String(error);
-  return { ...summary, error: { code: "unreadable", message: `The file cannot be read: ${reason}` } };
+  return { ...summary, error: { code: "unreadable", message: libraryErrors.unreadableFile(reason) } };
 }

@@ -11,6 +11,7 @@
  * `extensions/`.
  */
 
+import { extensionErrors } from "../../shared/error-texts.ts";
 import { firstUserText } from "../../shared/ipc/views.ts";
 import type { EntryReader } from "../../shared/session/entry-reader.ts";
 import type { SessionIndex } from "../../shared/session/tree-index.ts";
@@ -179,7 +180,7 @@ export class ContextHost extends DisposableObject {
   live(): ContextTarget {
     if (this.staleReason !== null || this.isDisposed) {
       throw new StaleContextError(
-        `The context of extension "${this.extensionId}"`,
+        extensionErrors.contextOf(this.extensionId),
         this.target.session.path,
         this.staleReason ?? "quit",
       );
@@ -229,7 +230,7 @@ export class ContextHost extends DisposableObject {
     if (this.staleReason !== null) return;
     this.staleReason = reason;
     this.abort.abort(
-      new StaleContextError(`The context of "${this.extensionId}"`, this.target.session.path, reason),
+      new StaleContextError(extensionErrors.contextOf(this.extensionId), this.target.session.path, reason),
     );
   }
 

@@ -20,6 +20,7 @@
 
 import { rmSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import { sessionErrors } from "../../shared/error-texts.ts";
 import { ArborError } from "../../shared/ipc/contract.ts";
 import { textOf } from "../../shared/session/facts.ts";
 import {
@@ -267,10 +268,7 @@ export class SessionRuntime extends DisposableObject implements RuntimeActions {
         options.sessionDir ??
         (current && current.services.cwd === cwd ? dirname(current.session.path) : undefined);
       if (sessionDir === undefined) {
-        throw new ArborError(
-          "invalid-request",
-          `No session folder is known for ${cwd}; give one to start a session.`,
-        );
+        throw new ArborError("invalid-request", sessionErrors.noFolderGiven(cwd));
       }
       return {
         before: (scope) =>
@@ -299,7 +297,7 @@ export class SessionRuntime extends DisposableObject implements RuntimeActions {
     return this.replace((current) => {
       const source = requireSession(current, "fork");
       const node = source.index.nodes.get(entryId);
-      if (!node) throw new ArborError("not-found", `There is no entry "${entryId}" in this session to fork.`);
+      if (!node) throw new ArborError("not-found", sessionErrors.noEntryToFork(entryId));
       let leafId: string | null = entryId;
       let selectedText: string | undefined;
       if (options.position === "before") {
@@ -307,10 +305,7 @@ export class SessionRuntime extends DisposableObject implements RuntimeActions {
         const message =
           entry.type === "message" ? (entry.message as { role?: unknown; content?: unknown }) : undefined;
         if (message?.role !== "user") {
-          throw new ArborError(
-            "invalid-request",
-            `Entry "${entryId}" is not a user message: only a user message can be forked before; fork at it instead.`,
-          );
+          throw new ArborError("invalid-request", sessionErrors.forkBeforeNotUser(entryId));
         }
         leafId = node.parentId;
         selectedText = textOf(message.content);
@@ -452,7 +447,7 @@ export class SessionRuntime extends DisposableObject implements RuntimeActions {
   }
 
   private assertUsable(): void {
-    if (this.isClosed) throw new ArborError("refused", "This window's session runtime was closed.");
+    if (this.isClosed) throw new ArborError("refused", sessionErrors.runtimeClosed);
   }
 
   private enqueue<T>(task: () => Promise<T>): Promise<T> {
@@ -463,8 +458,7 @@ export class SessionRuntime extends DisposableObject implements RuntimeActions {
 }
 
 function requireSession(scope: SessionScope | undefined, action: string): OpenSession {
-  if (!scope)
-    throw new ArborError("refused", `No session is open in this window to ${action}; open one first.`);
+  if (!scope) throw new ArborError("refused", sessionErrors.noneOpenTo(action));
   return scope.session;
 }
 

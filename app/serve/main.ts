@@ -18,6 +18,7 @@ import { readFileSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { serveErrors } from "../../shared/error-texts.ts";
 import { type ArborHost, createArborHost, createSharedHostParts } from "../ipc/host.ts";
 import { defaultDataDir } from "../preferences/data-dir.ts";
 import { watchParent } from "./parent-watch.ts";
@@ -69,7 +70,7 @@ export function parseServeArguments(argv: readonly string[], env: ServeIo["env"]
   let port = 0;
   if (values.port !== undefined) {
     if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535) {
-      throw new ServeUsageError(`--port must be a port number (0 to 65535), not "${values.port}"`);
+      throw new ServeUsageError(serveErrors.badPort(values.port));
     }
     port = Number(values.port);
   }
@@ -161,10 +162,7 @@ export async function runServe(argv: readonly string[], io: ServeIo): Promise<nu
     running = await startServe(args, io);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const reason =
-      code === "EADDRINUSE"
-        ? `port ${args.port} is in use; choose another with --port (0 picks a free one)`
-        : (error as Error).message;
+    const reason = code === "EADDRINUSE" ? serveErrors.portInUse(args.port) : (error as Error).message;
     io.stderr(`arbor serve: ${reason}\n`);
     return 2;
   }

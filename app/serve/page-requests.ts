@@ -6,6 +6,7 @@
 
 import { createReadStream } from "node:fs";
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import { serveErrors } from "../../shared/error-texts.ts";
 import { decidePageAccess, securityHeaders } from "./security.ts";
 import type { StaticFiles } from "./static-files.ts";
 
@@ -19,7 +20,7 @@ export interface ServerAccess {
 export function pageRequestListener(files: StaticFiles, access: ServerAccess): RequestListener {
   return (request, response) => {
     servePage(files, access, request, response).catch(() => {
-      if (!response.headersSent) refuse(response, access, 500, "Arbor could not answer this request.");
+      if (!response.headersSent) refuse(response, access, 500, serveErrors.cannotAnswer);
       else response.destroy();
     });
   };
@@ -43,16 +44,16 @@ async function servePage(
   if (!decision.allowed) return refuse(response, access, decision.status, decision.reason);
   if (request.method !== "GET" && request.method !== "HEAD") {
     response.setHeader("Allow", "GET, HEAD");
-    return refuse(response, access, 405, "Only GET and HEAD are served here.");
+    return refuse(response, access, 405, serveErrors.methodNotAllowed);
   }
   const headers: Record<string, string> = { ...securityHeaders(access.port) };
   const pathname = (request.url ?? "/").split("?")[0]!;
   const found = files.lookup(pathname);
   switch (found.kind) {
     case "bad-request":
-      return refuse(response, access, 400, "The path is not valid.");
+      return refuse(response, access, 400, serveErrors.invalidPath);
     case "not-found":
-      return refuse(response, access, 404, "Not found.");
+      return refuse(response, access, 404, serveErrors.notFound);
     case "placeholder": {
       const body = Buffer.from(found.html, "utf8");
       response.writeHead(200, {

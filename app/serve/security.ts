@@ -16,6 +16,7 @@
 
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import { serveErrors } from "../../shared/error-texts.ts";
 import { contentSecurityPolicyConnectingTo } from "../electron/csp.ts";
 
 export const LOOPBACK_HOST = "127.0.0.1";
@@ -70,13 +71,13 @@ type Request = Pick<IncomingMessage, "headers" | "url">;
 function checkAddress(request: Request, port: number, requireOrigin: boolean): AccessDecision {
   const host = request.headers.host;
   if (!host || !allowedHosts(port).has(host.toLowerCase())) {
-    return refuse(403, "The request is not addressed to this server (Host header).");
+    return refuse(403, serveErrors.wrongHost);
   }
   const origin = request.headers.origin;
   if (origin === undefined) {
-    if (requireOrigin) return refuse(403, "A WebSocket must say where it comes from (Origin header).");
+    if (requireOrigin) return refuse(403, serveErrors.originMissing);
   } else if (!allowedOrigins(port).has(origin.toLowerCase())) {
-    return refuse(403, "Requests from other sites are refused (Origin header).");
+    return refuse(403, serveErrors.otherSite);
   }
   return ALLOWED;
 }
@@ -84,8 +85,6 @@ function checkAddress(request: Request, port: number, requireOrigin: boolean): A
 function tokenOf(request: Request): string | null {
   return new URL(request.url ?? "/", "http://localhost").searchParams.get("token");
 }
-
-const WRONG_TOKEN = "The access token is wrong: use the URL `arbor serve` printed at this launch.";
 
 /**
  * A page or one of its files. A token in the query must be this launch's; a
@@ -96,13 +95,10 @@ export function decidePageAccess(request: Request, options: { token: string; por
   if (!address.allowed) return address;
   const site = request.headers["sec-fetch-site"];
   if (site === "cross-site" || site === "same-site") {
-    return refuse(
-      403,
-      "Arbor opens only from its own pages, or from an address typed or pasted into the browser.",
-    );
+    return refuse(403, serveErrors.navigatedFromElsewhere);
   }
   const token = tokenOf(request);
-  return token === null || tokenMatches(token, options.token) ? ALLOWED : refuse(403, WRONG_TOKEN);
+  return token === null || tokenMatches(token, options.token) ? ALLOWED : refuse(403, serveErrors.wrongToken);
 }
 
 /** The WebSocket, which carries every request: from this server's own page, with this launch's token. */
@@ -113,6 +109,6 @@ export function decideSocketAccess(
   const address = checkAddress(request, options.port, true);
   if (!address.allowed) return address;
   const token = tokenOf(request);
-  if (token === null) return refuse(401, "Arbor needs its access token: open the URL `arbor serve` printed.");
-  return tokenMatches(token, options.token) ? ALLOWED : refuse(403, WRONG_TOKEN);
+  if (token === null) return refuse(401, serveErrors.tokenMissing);
+  return tokenMatches(token, options.token) ? ALLOWED : refuse(403, serveErrors.wrongToken);
 }

@@ -7,6 +7,7 @@
  */
 
 import { dirname } from "node:path";
+import { fileErrors, replacements, sessionErrors } from "../../shared/error-texts.ts";
 import { type AppendResult, ArborError, type SessionView } from "../../shared/ipc/contract.ts";
 import type { EventSink } from "../ipc/event-sink.ts";
 import type { IssuedIds } from "../ipc/issued-ids.ts";
@@ -61,24 +62,21 @@ export class SessionActions extends DisposableObject {
     const path = await library.sessionPath(sessionId);
     // It waited for a scan, and another open came meanwhile: that one is what the window shows now.
     if (serial !== this.openSerial) {
-      throw new ArborError("stale", "Another session was opened while this one was being looked for.");
+      throw new ArborError("stale", sessionErrors.openedMeanwhile);
     }
     if (path === undefined) {
-      throw new ArborError(
-        "not-found",
-        "That session is not in the library (the id was not issued by Arbor).",
-      );
+      throw new ArborError("not-found", sessionErrors.notInLibrary);
     }
     const open = runtime.session;
     if (open?.path === path) {
       // What the file holds now, not the last read: it may have been deleted (or recreated) since.
       open.refresh();
       if (!open.exists) {
-        throw new ArborError("not-found", "The session file no longer exists; rescan the library.");
+        throw new ArborError("not-found", fileErrors.sessionFileGone);
       }
       return views.requireCurrent().view();
     }
-    return this.replaced(await runtime.switchSession(path), "Opening the session");
+    return this.replaced(await runtime.switchSession(path), replacements.open);
   }
 
   async setLabel(targetId: string, label: string | null): Promise<AppendResult> {
@@ -92,13 +90,13 @@ export class SessionActions extends DisposableObject {
   async fork(entryId: string, position: "before" | "at"): Promise<SessionView> {
     const { runtime } = this.options;
     requireOpenSession(runtime);
-    return this.replaced(await runtime.fork(entryId, { position }), "The fork", true);
+    return this.replaced(await runtime.fork(entryId, { position }), replacements.fork, true);
   }
 
   async clone(): Promise<SessionView> {
     const { runtime } = this.options;
     requireOpenSession(runtime);
-    return this.replaced(await runtime.clone(), "The clone", true);
+    return this.replaced(await runtime.clone(), replacements.clone, true);
   }
 
   /** A new session of the project, in the folder of its newest session (or of the open one, of that project). */
@@ -106,31 +104,22 @@ export class SessionActions extends DisposableObject {
     const { runtime, ids, library } = this.options;
     const cwd = ids.cwdOf(projectId);
     if (cwd === undefined) {
-      throw new ArborError(
-        "not-found",
-        "That project is not in the library (the id was not issued by Arbor).",
-      );
+      throw new ArborError("not-found", sessionErrors.projectNotInLibrary);
     }
     const open = runtime.session;
     const sessionDir =
       library.folderOfProject(cwd) ??
       (open && runtime.services?.cwd === cwd ? dirname(open.path) : undefined);
     if (sessionDir === undefined) {
-      throw new ArborError(
-        "not-found",
-        `No session folder is known for ${cwd}; rescan the library and try again.`,
-      );
+      throw new ArborError("not-found", sessionErrors.noFolderKnown(cwd));
     }
-    return this.replaced(await runtime.newSession(cwd, { sessionDir }), "The new session", true);
+    return this.replaced(await runtime.newSession(cwd, { sessionDir }), replacements.new, true);
   }
 
   /** The view after a switch; `writtenHere`: Arbor wrote the file just now (a fork, clone, new), so it is not live. */
   private replaced(result: ReplaceResult, what: string, writtenHere = false): SessionView {
     if (result.cancelled) {
-      throw new ArborError(
-        "refused",
-        `${what} was cancelled by the extension "${result.cancelledBy}"; the open session is unchanged.`,
-      );
+      throw new ArborError("refused", sessionErrors.cancelled(what, result.cancelledBy));
     }
     const view = this.options.views.requireCurrent();
     if (writtenHere) view.session.markWrittenHere();

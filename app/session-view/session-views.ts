@@ -5,6 +5,7 @@
  * session's appends and reloads.
  */
 
+import { sessionErrors } from "../../shared/error-texts.ts";
 import { ArborError } from "../../shared/ipc/contract.ts";
 import { DisposableObject, toDisposable } from "../../shared/lifecycle/disposable.ts";
 import type { ExtensionContext } from "../runtime/extension.ts";
@@ -17,8 +18,7 @@ export const IPC_EVENTS_EXTENSION_ID = "arbor.ipc-events";
 /** The runtime's open session; refused when there is none. */
 export function requireOpenSession(runtime: SessionRuntime): OpenSession {
   const session = runtime.session;
-  if (!session)
-    throw new ArborError("refused", "No session is open in this window; open one from the library first.");
+  if (!session) throw new ArborError("refused", sessionErrors.noneOpen);
   return session;
 }
 

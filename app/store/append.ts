@@ -28,6 +28,7 @@
 
 import { randomUUID } from "node:crypto";
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats, writeSync } from "node:fs";
+import { appendChanges, appendErrors } from "../../shared/error-texts.ts";
 import { ArborError } from "../../shared/ipc/contract.ts";
 import { pathToRoot, type SessionIndex } from "../../shared/session/tree-index.ts";
 import { EDITED_CONTENT, editableRole } from "../../shared/session/entry-contribution.ts";
@@ -111,7 +112,7 @@ export function appendLabel(target: AppendTarget, options: LabelOptions): Append
   const { leafId, targetId } = options;
   requireString(target, "targetId", targetId);
   if (options.label !== null && options.label !== undefined && typeof options.label !== "string") {
-    invalid(target, "The label must be a string, or null to clear it.");
+    invalid(target, appendErrors.labelForm);
   }
   const label = options.label ? options.label : undefined;
   requireParent(target, leafId);
@@ -183,9 +184,9 @@ export interface CustomMessageOptions {
 export function appendCustomMessage(target: AppendTarget, options: CustomMessageOptions): AppendResult {
   requireString(target, "customType", options.customType);
   if (typeof options.content !== "string" && !Array.isArray(options.content)) {
-    invalid(target, "A custom message's content must be a string or an array of text/image blocks.");
+    invalid(target, appendErrors.customMessageContent);
   }
-  if (typeof options.display !== "boolean") invalid(target, "A custom message's display must be a boolean.");
+  if (typeof options.display !== "boolean") invalid(target, appendErrors.customMessageDisplay);
   requireParent(target, options.leafId);
   return writeEntry(target, (id, timestamp) => ({
     type: "custom_message",
@@ -217,7 +218,7 @@ export interface BranchSummaryOptions {
 /** Pi's `branchWithSummary(branchFromId, summary, details, fromHook, usage)`. */
 export function appendBranchSummary(target: AppendTarget, options: BranchSummaryOptions): AppendResult {
   requireString(target, "fromId", options.fromId);
-  if (typeof options.summary !== "string") invalid(target, "A branch summary's summary must be a string.");
+  if (typeof options.summary !== "string") invalid(target, appendErrors.branchSummaryText);
   requireParent(target, options.branchFromId);
   if (options.fromId !== "root") requireEntry(target, options.fromId, "missing-target", "branch summary");
   return writeEntry(target, (id, timestamp) => ({
@@ -257,7 +258,7 @@ export function appendContextEdit(target: AppendTarget, options: ContextEditOpti
       !("content" in replacement) ||
       (typeof replacement.content !== "string" && !Array.isArray(replacement.content)))
   ) {
-    invalid(target, "Context edit replacement must be null or contain string/array content.");
+    invalid(target, appendErrors.contextEditReplacement);
   }
   requireString(target, "leafId", leafId);
   requireParent(target, leafId);
@@ -267,18 +268,13 @@ export function appendContextEdit(target: AppendTarget, options: ContextEditOpti
       "refused",
       "not-on-branch",
       target.path,
-      `Entry ${targetId} is not on the branch ending at ${leafId}; a context edit can only change that branch.`,
+      appendErrors.notOnBranch(targetId, leafId),
     );
   }
   const role = editableRole(node);
   const edited = role === null ? null : EDITED_CONTENT[role];
   if (edited === null) {
-    throw new AppendError(
-      "refused",
-      "not-editable",
-      target.path,
-      `Entry ${targetId} does not contribute editable model content (only user, assistant and toolResult messages and custom messages do).`,
-    );
+    throw new AppendError("refused", "not-editable", target.path, appendErrors.notEditable(targetId));
   }
   const normalized =
     replacement !== null && edited === "blocks" && typeof replacement.content === "string"
@@ -315,19 +311,19 @@ function invalid(target: AppendTarget, message: string): never {
 
 function requireString(target: AppendTarget, field: string, value: unknown, allowEmpty = false): void {
   if (typeof value !== "string" || (!allowEmpty && value.length === 0)) {
-    invalid(target, `${field} must be a${allowEmpty ? "" : " non-empty"} string.`);
+    invalid(target, appendErrors.fieldNotString(field, allowEmpty));
   }
 }
 
 function requireParent(target: AppendTarget, leafId: string | null): void {
   if (leafId === null) return;
-  if (typeof leafId !== "string") invalid(target, "leafId must be an entry id or null.");
+  if (typeof leafId !== "string") invalid(target, appendErrors.leafIdForm);
   if (!target.index.nodes.has(leafId)) {
     throw new AppendError(
       "not-found",
       "missing-parent",
       target.path,
-      `Entry ${leafId} is not in ${target.path}; the new entry would have no parent there.`,
+      appendErrors.missingParent(leafId, target.path),
     );
   }
 }
@@ -344,7 +340,7 @@ function requireEntry(
       "not-found",
       reason,
       target.path,
-      `Entry ${id} (the ${what}'s target) is not in ${target.path}.`,
+      appendErrors.missingTarget(id, what, target.path),
     );
   }
   return node.entry;
@@ -353,19 +349,14 @@ function requireEntry(
 function requireWritableIndex(target: AppendTarget): void {
   const { index, path } = target;
   if (index.header === null) {
-    throw new AppendError(
-      "refused",
-      "no-header",
-      path,
-      `${path} has no session header; Pi would not open it, so Arbor does not write into it.`,
-    );
+    throw new AppendError("refused", "no-header", path, appendErrors.noHeader(path));
   }
   if (index.version < CURRENT_SESSION_VERSION) {
     throw new AppendError(
       "refused",
       "legacy-version",
       path,
-      `${path} is a version ${index.version} session; Pi rewrites such files when it opens them, so Arbor only writes into version ${CURRENT_SESSION_VERSION} files. Open it in Pi once, or fork it.`,
+      appendErrors.legacyVersion(path, index.version, CURRENT_SESSION_VERSION),
     );
   }
 }
@@ -383,20 +374,15 @@ function openForAppend(path: string): number {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") {
-      throw new AppendError("not-found", "missing-file", path, `${path} no longer exists.`);
+      throw new AppendError("not-found", "missing-file", path, appendErrors.fileGone(path));
     }
-    throw new AppendError(
-      "io",
-      "write-failed",
-      path,
-      `Cannot open ${path} for appending: ${messageOf(error)}`,
-    );
+    throw new AppendError("io", "write-failed", path, appendErrors.cannotOpen(path, messageOf(error)));
   }
 }
 
 function checkUnchanged(target: AppendTarget, stats: Stats): void {
   const { file, index, path } = target;
-  if (file === null) throw new AppendError("not-found", "missing-file", path, `${path} was deleted.`);
+  if (file === null) throw new AppendError("not-found", "missing-file", path, appendErrors.fileGone(path));
   const same =
     stats.ino === file.ino &&
     (file.dev === undefined || stats.dev === file.dev) &&
@@ -408,30 +394,26 @@ function checkUnchanged(target: AppendTarget, stats: Stats): void {
       "conflict",
       "changed-on-disk",
       path,
-      `${path} changed on disk since it was read (${describeChange(file, index, stats)}); read the new bytes, then try again.`,
+      appendErrors.changedOnDisk(path, describeChange(file, index, stats)),
     );
   }
 }
 
 function describeChange(file: FileState, index: SessionIndex, stats: Stats): string {
-  if (stats.ino !== file.ino || (file.dev !== undefined && stats.dev !== file.dev)) return "it was replaced";
-  if (file.size !== index.byteLength) return "the index does not cover the whole file";
-  if (stats.size !== file.size) return `${file.size} bytes then, ${stats.size} now`;
-  return "its modification time moved";
+  if (stats.ino !== file.ino || (file.dev !== undefined && stats.dev !== file.dev))
+    return appendChanges.replaced;
+  if (file.size !== index.byteLength) return appendChanges.notCovered;
+  if (stats.size !== file.size) return appendChanges.resized(file.size, stats.size);
+  return appendChanges.touched;
 }
 
 function checkLastByte(path: string, fd: number, size: number): void {
   if (size === 0) {
-    throw new AppendError("refused", "no-header", path, `${path} is empty; it has no session header.`);
+    throw new AppendError("refused", "no-header", path, appendErrors.emptyFile(path));
   }
   const last = new Uint8Array(1);
   if (readSync(fd, last, 0, 1, size - 1) !== 1 || last[0] !== 0x0a) {
-    throw new AppendError(
-      "refused",
-      "unterminated-last-line",
-      path,
-      `The last line of ${path} is not terminated: another program may be writing it right now, or the file is damaged. Appending now would merge two lines; try again once the line is complete.`,
-    );
+    throw new AppendError("refused", "unterminated-last-line", path, appendErrors.unterminatedLastLine(path));
   }
 }
 
@@ -452,14 +434,14 @@ function writeEntry(
     try {
       written = writeSync(fd, bytes, 0, bytes.length);
     } catch (error) {
-      throw new AppendError("io", "write-failed", path, `Writing to ${path} failed: ${messageOf(error)}`);
+      throw new AppendError("io", "write-failed", path, appendErrors.writeFailed(path, messageOf(error)));
     }
     if (written !== bytes.length) {
       throw new AppendError(
         "io",
         "write-failed",
         path,
-        `Only ${written} of ${bytes.length} bytes were written to ${path} (disk full?); its last line is now incomplete.`,
+        appendErrors.partialWrite(path, written, bytes.length),
       );
     }
     const after = fstatSync(fd);

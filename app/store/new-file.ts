@@ -25,6 +25,7 @@ import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, linkSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { newFileErrors, sessionErrors } from "../../shared/error-texts.ts";
 import { ArborError } from "../../shared/ipc/contract.ts";
 import type { EntryReader } from "../../shared/session/entry-reader.ts";
 import { pathToRoot, type SessionIndex, type TreeNode } from "../../shared/session/tree-index.ts";
@@ -121,7 +122,7 @@ export function writeNewFile(
   try {
     fd = openSync(temp, "wx");
   } catch (error) {
-    throw fileError(error, dir, `Cannot create a file in ${dir}`);
+    throw fileError(error, dir, newFileErrors.cannotCreateIn(dir));
   }
   let bytes = 0;
   try {
@@ -134,7 +135,9 @@ export function writeNewFile(
     }
     publish(temp, finalPath);
   } catch (error) {
-    throw error instanceof NewFileError ? error : fileError(error, finalPath, `Cannot write ${finalPath}`);
+    throw error instanceof NewFileError
+      ? error
+      : fileError(error, finalPath, newFileErrors.cannotWrite(finalPath));
   } finally {
     removeQuietly(temp);
   }
@@ -157,7 +160,8 @@ export function publish(temp: string, finalPath: string): void {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EEXIST") throw exists(finalPath);
-    if (!LINK_UNSUPPORTED.has(code ?? "")) throw fileError(error, finalPath, `Cannot create ${finalPath}`);
+    if (!LINK_UNSUPPORTED.has(code ?? ""))
+      throw fileError(error, finalPath, newFileErrors.cannotCreate(finalPath));
   }
   publishByRename(temp, finalPath);
 }
@@ -172,28 +176,28 @@ export function publishByRename(temp: string, finalPath: string): void {
     placeholder = openSync(finalPath, "wx");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") throw exists(finalPath);
-    throw fileError(error, finalPath, `Cannot create ${finalPath}`);
+    throw fileError(error, finalPath, newFileErrors.cannotCreate(finalPath));
   }
   closeSync(placeholder);
   try {
     renameSync(temp, finalPath);
   } catch (error) {
     removeQuietly(finalPath);
-    throw fileError(error, finalPath, `Cannot create ${finalPath}`);
+    throw fileError(error, finalPath, newFileErrors.cannotCreate(finalPath));
   }
 }
 
 function exists(path: string): NewFileError {
-  return new NewFileError("conflict", path, `${path} already exists; Arbor never writes over a file.`);
+  return new NewFileError("conflict", path, newFileErrors.alreadyExists(path));
 }
 
 function fileError(error: unknown, path: string, what: string): NewFileError {
   const code = (error as NodeJS.ErrnoException).code;
   const reason = error instanceof Error ? error.message : String(error);
   if (code === "ENOENT" || code === "ENOTDIR")
-    return new NewFileError("not-found", path, `${what}: ${reason}`);
+    return new NewFileError("not-found", path, newFileErrors.failed(what, reason));
   if (code === "EEXIST") return exists(path);
-  return new NewFileError("io", path, `${what}: ${reason}`);
+  return new NewFileError("io", path, newFileErrors.failed(what, reason));
 }
 
 function removeQuietly(path: string): void {
@@ -298,21 +302,17 @@ export function forkSession(
 ): NewSessionFile {
   const source = resolvePiPath(sourcePath);
   const node = index.nodes.get(entryId);
-  if (!node) throw new NewFileError("not-found", source, `Entry ${entryId} is not in ${source}.`);
+  if (!node) throw new NewFileError("not-found", source, newFileErrors.entryNotIn(entryId, source));
   let leafId: string | null = entryId;
   if (options.position === "before") {
     const entry = node.entry;
     if (entry.type !== "message" || (entry.message as { role?: unknown } | undefined)?.role !== "user") {
-      throw new NewFileError(
-        "refused",
-        source,
-        `Entry ${entryId} is not a user message; a fork "before" an entry starts again at a user message.`,
-      );
+      throw new NewFileError("refused", source, sessionErrors.forkBeforeNotUser(entryId));
     }
     const parentId: unknown = entry.parentId;
     leafId = typeof parentId === "string" && parentId !== "" ? parentId : null;
     if (leafId !== null && !index.nodes.has(leafId)) {
-      throw new NewFileError("not-found", source, `Entry ${entryId}'s parent ${leafId} is not in ${source}.`);
+      throw new NewFileError("not-found", source, newFileErrors.parentNotIn(entryId, leafId, source));
     }
   }
   const now = options.now ?? new Date();
@@ -339,7 +339,7 @@ export function cloneSession(
 ): NewSessionFile {
   const leafId = options.leafId ?? index.leafId;
   if (leafId === null) {
-    throw new NewFileError("refused", resolvePiPath(sourcePath), `${sourcePath} has no entries to clone.`);
+    throw new NewFileError("refused", resolvePiPath(sourcePath), newFileErrors.nothingToClone(sourcePath));
   }
   const { leafId: _ignored, ...rest } = options;
   return forkSession(index, reader, sourcePath, leafId, { ...rest, position: "at" });
@@ -414,11 +414,7 @@ function wholeEntry(reader: EntryReader, node: TreeNode, source: string): Sessio
   if (!node.deferred) return entry;
   const stub = node.entry;
   if (entry === stub || entry.parentId !== stub.parentId || entry.timestamp !== stub.timestamp) {
-    throw new NewFileError(
-      "conflict",
-      source,
-      `${source} changed on disk since it was read (line ${node.line} is no longer the same entry); reload it and try again.`,
-    );
+    throw new NewFileError("conflict", source, newFileErrors.changedSinceRead(source, node.line));
   }
   return entry;
 }
@@ -458,7 +454,7 @@ export function exportSession(
   if (options.leafId !== undefined) {
     const node = index.nodes.get(options.leafId);
     if (!node)
-      throw new NewFileError("not-found", sourcePath, `Entry ${options.leafId} is not in ${sourcePath}.`);
+      throw new NewFileError("not-found", sourcePath, newFileErrors.entryNotIn(options.leafId, sourcePath));
     const now = options.now ?? new Date();
     const header = sessionHeader({
       id: uuidv7(now.getTime()),
@@ -482,7 +478,7 @@ export function exportSession(
         throw new NewFileError(
           "conflict",
           sourcePath,
-          `${sourcePath} changed while it was copied: ${String(error)}`,
+          newFileErrors.changedWhileCopied(sourcePath, String(error)),
         );
       }
     }

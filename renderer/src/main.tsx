@@ -4,6 +4,7 @@ import "@xyflow/react/dist/style.css";
 import "./styles.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
+import { screenErrors } from "../../shared/error-texts.ts";
 import { connectClient, MissingTokenError } from "./api/client.ts";
 import { App } from "./explorer/app.tsx";
 import { createController, messageOf } from "./state/controller.ts";
@@ -18,15 +19,12 @@ function showFatal(root: HTMLElement, error: unknown) {
   box.setAttribute("role", "alert");
   const title = document.createElement("h1");
   title.textContent =
-    error instanceof MissingTokenError
-      ? "Arbor needs its access token"
-      : "Arbor cannot reach its main process";
+    error instanceof MissingTokenError ? screenErrors.tokenMissingTitle : screenErrors.unreachableTitle;
   const text = messageOf(error);
   const detail = document.createElement("p");
   detail.textContent = text;
   const hint = document.createElement("p");
-  hint.textContent =
-    "If you ran `arbor serve`, check it is still running, then reload this page with the URL it printed.";
+  hint.textContent = screenErrors.unreachableHint;
   box.append(title, detail, hint);
   root.append(box);
 }
@@ -68,7 +66,7 @@ async function main() {
   const controller = createController(connected.client, stores, {
     showInAddress: inBrowser ? showInAddress : undefined,
   });
-  connected.onClose((reason) => controller.notify("error", `${reason} Reload the page to reconnect.`));
+  connected.onClose((reason) => controller.notify("error", screenErrors.connectionLost(reason)));
   const openDropped = connected.openDroppedFile;
   if (openDropped) {
     window.addEventListener("dragover", (event) => event.preventDefault());

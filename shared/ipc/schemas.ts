@@ -5,6 +5,7 @@
  */
 
 import { z } from "zod";
+import { requestErrors } from "../error-texts.ts";
 import {
   ArborError,
   type RequestName,
@@ -50,7 +51,7 @@ export const requestSchemas: { [N in RequestName]: z.ZodType<RequestParams<N>> }
 /** Checks a request's name and parameters; throws `ArborError("invalid-request")` with what is wrong. */
 export function validateRequest<N extends RequestName>(name: string, params: unknown): RequestParams<N> {
   if (!Object.hasOwn(requestSchemas, name)) {
-    throw new ArborError("invalid-request", `Unknown request "${name}".`);
+    throw new ArborError("invalid-request", requestErrors.unknown(name));
   }
   const schema = requestSchemas[name as N];
   const result = schema.safeParse(params ?? {});
@@ -59,7 +60,7 @@ export function validateRequest<N extends RequestName>(name: string, params: unk
     const where = issue?.path.length ? ` (${issue.path.join(".")})` : "";
     throw new ArborError(
       "invalid-request",
-      `Invalid parameters for "${name}"${where}: ${issue?.message ?? "invalid"}.`,
+      requestErrors.invalidParameters(name, where, issue?.message ?? "invalid"),
     );
   }
   return result.data;

@@ -12,6 +12,7 @@ import {
   type EntryDetail,
   type TreeNodeView,
 } from "./contract.ts";
+import { sessionErrors } from "../error-texts.ts";
 import { depthFirst, sameNodeView } from "./session-delta.ts";
 import { buildSessionProjection, contextGraphOf } from "../session/context.ts";
 import type { EntryReader } from "../session/entry-reader.ts";
@@ -323,7 +324,7 @@ export function contextView(
   llm: boolean,
 ): ContextView {
   if (leafId !== null && !index.nodes.has(leafId)) {
-    throw new ArborError("not-found", `There is no entry "${leafId}" in this session.`);
+    throw new ArborError("not-found", sessionErrors.noEntry(leafId));
   }
   const projection = buildSessionProjection(contextGraphOf(index, reader), leafId);
   const edited = new Set(projection.edits.map((edit) => edit.targetId));
@@ -392,7 +393,7 @@ export function lastInputTokens(
 /** One whole entry, its line, and the problems found on it. */
 export function entryDetail(index: SessionIndex, reader: EntryReader, entryId: string): EntryDetail {
   const node = index.nodes.get(entryId);
-  if (!node) throw new ArborError("not-found", `There is no entry "${entryId}" in this session.`);
+  if (!node) throw new ArborError("not-found", sessionErrors.noEntry(entryId));
   return {
     entry: reader.entryOfNode(node),
     line: node.line,

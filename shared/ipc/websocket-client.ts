@@ -23,6 +23,7 @@ import {
   type RequestResult,
 } from "./contract.ts";
 import { decodeEvent, decodeResult } from "./wire.ts";
+import { connectionErrors } from "../error-texts.ts";
 
 /** The part of the standard WebSocket this client uses. */
 export interface WebSocketLike {
@@ -69,9 +70,7 @@ export class WebSocketClient implements ArborClient {
   private constructor(private readonly socket: WebSocketLike) {
     socket.addEventListener("message", (event: { data?: unknown }) => this.receive(event.data));
     socket.addEventListener("close", (event: { code?: number; reason?: string }) => {
-      this.shut(
-        event.reason ? `The connection to Arbor closed: ${event.reason}` : "The connection to Arbor closed.",
-      );
+      this.shut(connectionErrors.closed(event.reason ?? ""));
     });
   }
 
@@ -80,16 +79,14 @@ export class WebSocketClient implements ArborClient {
     const Socket =
       options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor | undefined }).WebSocket;
     if (!Socket) {
-      return Promise.reject(
-        new ArborError("io", "This environment has no WebSocket; pass one in the options."),
-      );
+      return Promise.reject(new ArborError("io", connectionErrors.noWebSocket));
     }
     return new Promise((resolve, reject) => {
       let socket: WebSocketLike;
       try {
         socket = new Socket(url);
       } catch (error) {
-        reject(new ArborError("io", `Cannot connect to Arbor: ${String(error)}`));
+        reject(new ArborError("io", connectionErrors.cannotConnect(String(error))));
         return;
       }
       let settled = false;
@@ -97,7 +94,7 @@ export class WebSocketClient implements ArborClient {
         if (settled) return;
         settled = true;
         socket.close();
-        reject(new ArborError("io", "Connecting to Arbor timed out."));
+        reject(new ArborError("io", connectionErrors.timedOut));
       }, options.connectTimeoutMs ?? 10_000);
       const settle = (outcome: () => void) => {
         if (settled) return;
@@ -109,10 +106,10 @@ export class WebSocketClient implements ArborClient {
       const client = new WebSocketClient(socket);
       socket.addEventListener("open", () => settle(() => resolve(client)));
       socket.addEventListener("error", () =>
-        settle(() => reject(new ArborError("io", "Cannot connect to Arbor (the connection was refused)."))),
+        settle(() => reject(new ArborError("io", connectionErrors.connectionRefused))),
       );
       socket.addEventListener("close", () =>
-        settle(() => reject(new ArborError("io", "Arbor refused the connection."))),
+        settle(() => reject(new ArborError("io", connectionErrors.arborRefused))),
       );
     });
   }
@@ -123,9 +120,7 @@ export class WebSocketClient implements ArborClient {
 
   request<N extends RequestName>(name: N, params: RequestParams<N>): Promise<RequestResult<N>> {
     if (this.closedReason !== null || this.socket.readyState !== OPEN) {
-      return Promise.reject(
-        new ArborError("io", this.closedReason ?? "The connection to Arbor is not open."),
-      );
+      return Promise.reject(new ArborError("io", this.closedReason ?? connectionErrors.notOpen));
     }
     const id = this.nextId++;
     return new Promise<RequestResult<N>>((resolve, reject) => {
@@ -134,7 +129,7 @@ export class WebSocketClient implements ArborClient {
         this.socket.send(JSON.stringify({ id, name, params }));
       } catch (error) {
         this.pending.delete(id);
-        reject(new ArborError("io", `Could not send the request: ${String(error)}`));
+        reject(new ArborError("io", connectionErrors.sendFailed(String(error))));
       }
     });
   }
@@ -162,7 +157,7 @@ export class WebSocketClient implements ArborClient {
 
   close(): void {
     this.socket.close(1000, "closed by the client");
-    this.shut("The connection to Arbor was closed by this client.");
+    this.shut(connectionErrors.closedByClient);
   }
 
   private receive(data: unknown): void {

@@ -13,6 +13,7 @@
  */
 
 import type { TreeNodeView } from "./contract.ts";
+import { requestErrors } from "../error-texts.ts";
 import { IsoTimes } from "./iso-times.ts";
 
 /** Values for some of the nodes: `at` holds their indices, each as the difference from the one before. */
@@ -61,7 +62,7 @@ export interface WireNodes {
 /** Thrown when what arrived is not in the wire format (a client and a main process of different versions). */
 export class WireFormatError extends Error {
   constructor(what: string) {
-    super(`Arbor received a node list it cannot read (${what}); reload the window.`);
+    super(requestErrors.unreadableNodes(what));
     this.name = "WireFormatError";
   }
 }

@@ -8,6 +8,7 @@
  * still connects while this server runs.
  */
 
+import { screenErrors } from "../../../shared/error-texts.ts";
 import type { ArborClient } from "../../../shared/ipc/contract.ts";
 import { WebSocketClient } from "../../../shared/ipc/websocket-client.ts";
 import { createElectronClient, type DesktopClient } from "./electron-client.ts";
@@ -51,9 +52,7 @@ export function webSocketUrl(location: { protocol: string; host: string }, token
 /** Thrown when the page knows no token: it was opened without the printed URL in this browser. */
 export class MissingTokenError extends Error {
   constructor() {
-    super(
-      "This page does not know this server's access token: open the URL `arbor serve` printed (it ends in ?token=…) once in this browser.",
-    );
+    super(screenErrors.tokenMissing);
     this.name = "MissingTokenError";
   }
 }

@@ -24,6 +24,7 @@ import {
   passesFilter,
   type Position,
 } from "../../../shared/graph/index.ts";
+import { screenErrors } from "../../../shared/error-texts.ts";
 import { searchKey } from "../../../shared/session/entry-search.ts";
 import type { Problem } from "../../../shared/session/problems.ts";
 import { type GraphModel, NODE_HEIGHT, NODE_WIDTH } from "../state/graph-model.ts";
@@ -417,7 +418,7 @@ export function SessionGraph() {
   if (status === "error") {
     body = (
       <div className="error-view" role="alert">
-        <p>The session could not be opened: {error}</p>
+        <p>{screenErrors.sessionNotOpened(error ?? "")}</p>
         {openingId ? (
           <button
             type="button"

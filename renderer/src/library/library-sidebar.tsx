@@ -1,6 +1,7 @@
 /** The library: every session on the machine, by project, with search, sort and fork lineage. */
 
 import { type ReactNode, useMemo } from "react";
+import { screenErrors } from "../../../shared/error-texts.ts";
 import type { SearchHit } from "../../../shared/ipc/contract.ts";
 import { focusGraph } from "../graph/session-graph.tsx";
 import { useController, useLibrary, useSession } from "../state/hooks.tsx";
@@ -151,7 +152,7 @@ function LibraryBody() {
   if (status === "error" && !listing)
     return (
       <div className="error-view" role="alert">
-        <p>The library could not be read: {error}</p>
+        <p>{screenErrors.libraryNotRead(error ?? "")}</p>
         <button type="button" onClick={() => void controller.loadLibrary()}>
           Try again
         </button>

@@ -15,6 +15,7 @@ import {
   useMemo,
   useRef,
 } from "react";
+import { screenErrors } from "../../../shared/error-texts.ts";
 import type { ContextView } from "../../../shared/ipc/contract.ts";
 import { messageToLlm } from "../../../shared/session/index.ts";
 import { useContextPreview, useController, useSession } from "../state/hooks.tsx";
@@ -296,7 +297,7 @@ export function ContextPreview() {
   else if (status === "error")
     body = (
       <div className="error-view" role="alert">
-        <p>The context could not be built: {error}</p>
+        <p>{screenErrors.contextNotBuilt(error ?? "")}</p>
       </div>
     );
   else if (status !== "ready" || !view) body = <div className="loading">Building the context…</div>;

@@ -1,5 +1,6 @@
 /** The selected entry as it is in the file: raw JSON, line, problems; and the actions on it. */
 
+import { screenErrors } from "../../../shared/error-texts.ts";
 import { showBidiControls } from "../../../shared/text/bidi.ts";
 import { useContextPreview, useController, useGraphSelect, useSession } from "../state/hooks.tsx";
 
@@ -41,7 +42,7 @@ export function Inspector() {
       </header>
       {status === "error" ? (
         <div className="error-view" role="alert">
-          The entry could not be read: {error}
+          {screenErrors.entryNotRead(error ?? "")}
         </div>
       ) : !current ? (
         <div className="loading">Reading the entry…</div>

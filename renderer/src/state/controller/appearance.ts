@@ -6,6 +6,7 @@
  * watched for "system".
  */
 
+import { screenErrors } from "../../../../shared/error-texts.ts";
 import type { ThemePreference } from "../../../../shared/ipc/contract.ts";
 import type { Controller } from "./api.ts";
 import { type ControllerKit, messageOf } from "./kit.ts";
@@ -34,7 +35,7 @@ export function createAppearance(kit: ControllerKit): AppearancePart {
     } catch (error) {
       if (serial !== choiceSerial || kit.isDisposed()) return;
       appearance.setState({ theme: before });
-      kit.notify("error", `The theme was not changed: ${messageOf(error)}`);
+      kit.notify("error", screenErrors.themeNotChanged(messageOf(error)));
     }
   }
 

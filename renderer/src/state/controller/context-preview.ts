@@ -4,6 +4,7 @@
  * shown whole; copying the context.
  */
 
+import { screenErrors } from "../../../../shared/error-texts.ts";
 import type { ContextView } from "../../../../shared/ipc/contract.ts";
 import { contextAsJson, contextAsMarkdown } from "../../preview/export.ts";
 import { contextShades, NO_SHADES } from "../context-shades.ts";
@@ -31,7 +32,7 @@ export function createContextPreview(kit: ControllerKit): ContextPreviewPart {
       await kit.writeClipboard(text);
       notify("info", format === "json" ? "Context copied as JSON." : "Context copied as Markdown.");
     } catch (error) {
-      notify("error", `The context was not copied: ${messageOf(error)}`);
+      notify("error", screenErrors.contextNotCopied(messageOf(error)));
     }
   }
 

@@ -5,6 +5,7 @@
  * each part.
  */
 
+import { screenErrors } from "../../../../shared/error-texts.ts";
 import type { ArborClient } from "../../../../shared/ipc/contract.ts";
 import type { GraphModel, GraphSelectors } from "../graph-model.ts";
 import type { Stores } from "../stores.ts";
@@ -96,7 +97,7 @@ export function createKit(
     writeClipboard:
       options.writeClipboard ??
       (async (text: string) => {
-        if (!navigator.clipboard) throw new Error("The clipboard is not available here.");
+        if (!navigator.clipboard) throw new Error(screenErrors.noClipboard);
         await navigator.clipboard.writeText(text);
       }),
   };

@@ -1,5 +1,6 @@
 /** The labels and links part of the controller: the label editor and its submission, and copying an entry's link. */
 
+import { screenErrors } from "../../../../shared/error-texts.ts";
 import { buildDeepLink } from "../../api/deep-link.ts";
 import type { Controller } from "./api.ts";
 import { type ControllerKit, messageOf } from "./kit.ts";
@@ -27,7 +28,7 @@ export function createLabels(kit: ControllerKit): LabelsPart {
       });
       notify("info", label === "" ? "Label cleared." : `Labelled “${label}”.`);
     } catch (error) {
-      notify("error", `The label was not saved: ${messageOf(error)}`);
+      notify("error", screenErrors.labelNotSaved(messageOf(error)));
     }
   }
 
@@ -39,7 +40,7 @@ export function createLabels(kit: ControllerKit): LabelsPart {
       await kit.writeClipboard(buildDeepLink(href, view.sessionId, entryId));
       notify("info", "Link copied.");
     } catch (error) {
-      notify("error", `The link was not copied: ${messageOf(error)}`);
+      notify("error", screenErrors.linkNotCopied(messageOf(error)));
     }
   }
 

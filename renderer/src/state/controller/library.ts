@@ -4,6 +4,7 @@
  * row is this window's open session.
  */
 
+import { screenErrors } from "../../../../shared/error-texts.ts";
 import type { SessionListItem } from "../../../../shared/ipc/contract.ts";
 import type { Controller } from "./api.ts";
 import { type ControllerKit, messageOf, type Timer } from "./kit.ts";
@@ -124,7 +125,7 @@ function createLibrarySearch(kit: ControllerKit): (text: string) => void {
         (error: unknown) => {
           if (serial !== searchSerial || kit.isDisposed()) return;
           library.setState({ searching: false });
-          notify("error", `Full-text search failed: ${messageOf(error)}`);
+          notify("error", screenErrors.searchFailed(messageOf(error)));
         },
       );
     });

@@ -4,6 +4,7 @@
  * that join the graph's own as they come.
  */
 
+import { screenErrors } from "../../../../shared/error-texts.ts";
 import { SESSION_SEARCH_MAX_LIMIT } from "../../../../shared/ipc/contract.ts";
 import { searchKey } from "../../../../shared/session/entry-search.ts";
 import type { Controller } from "./api.ts";
@@ -136,7 +137,7 @@ function createFullTextSearch(kit: ControllerKit, settleCursor: () => void): { s
       (error: unknown) => {
         if (kit.isDisposed() || searchKey(session.getState().searchQuery) !== key) return;
         session.setState({ searching: false });
-        notify("error", `Full-text search failed: ${messageOf(error)}`);
+        notify("error", screenErrors.searchFailed(messageOf(error)));
       },
     );
   }

@@ -5,6 +5,7 @@
  * again or closed (`session.reloaded`).
  */
 
+import { screenErrors } from "../../../../shared/error-texts.ts";
 import type { ArborEvents } from "../../../../shared/ipc/contract.ts";
 import { applySessionDelta } from "../../../../shared/ipc/session-delta.ts";
 import { isKnownEntryType, type KnownEntryType } from "../../../../shared/session/types.ts";
@@ -140,7 +141,7 @@ function resync(kit: ControllerKit, needs: FollowNeeds, sessionId: string) {
       needs.navigator.settleCursor();
       if (follow) needs.navigator.centreOn(session.getState().cursorId);
     },
-    (error) => kit.notify("error", `The session could not be brought up to date: ${messageOf(error)}`),
+    (error) => kit.notify("error", screenErrors.sessionNotUpdated(messageOf(error))),
   );
 }
 

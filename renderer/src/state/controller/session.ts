@@ -6,6 +6,7 @@
  * `session-updates.ts`'s.
  */
 
+import { screenErrors } from "../../../../shared/error-texts.ts";
 import type { SessionView } from "../../../../shared/ipc/contract.ts";
 import { parseDeepLink } from "../../api/deep-link.ts";
 import { initialSessionState } from "../stores.ts";
@@ -97,7 +98,7 @@ export function createSession(kit: ControllerKit, needs: SessionNeeds): SessionP
       }
       // The session on view stays open (the main process keeps it when a switch fails): it stays on view, whole.
       session.setState({ status: "ready", error: null, openingId: null });
-      kit.notify("error", `The session could not be opened: ${messageOf(error)}`);
+      kit.notify("error", screenErrors.sessionNotOpened(messageOf(error)));
     }
   }
 
@@ -157,7 +158,7 @@ function createViewShower(kit: ControllerKit, navigator: SessionNeeds["navigator
       navigator.centreOn(session.getState().cursorId, false);
     }
     if (leafId !== null && !known) {
-      kit.notify("error", `Entry ${leafId} is not in this session; showing its leaf instead.`);
+      kit.notify("error", screenErrors.entryNotInSession(leafId));
     }
   }
 

@@ -1,0 +1,288 @@
+/**
+ * Every error text Arbor shows a person, in one place: what went wrong and
+ * what they can do about it, in one or two short sentences. Texts with values
+ * (a path, an entry id, a count) are small functions. The main process, the
+ * renderer and the command line all take their texts from here; problems found
+ * in a session file are reports about that file and stay with the reader
+ * (shared/session/problems.ts).
+ *
+ * Grouped by where they arise; each group is an object, so a call site reads
+ * `appendErrors.fileGone(path)`.
+ */
+
+// ---------------------------------------------------------------------------
+// The file system, as the binding translates its errors (app/ipc/bind.ts)
+
+export const fileErrors = {
+  /** Shared by the binding's ENOENT and an open of a session whose file went away. */
+  sessionFileGone: "The session file no longer exists; rescan the library.",
+  notAllowed: "Arbor is not allowed to read or write that file; check its permissions.",
+  diskFull: "The disk is full, so nothing was written; free some space, then try again.",
+  operationFailed: (code: string) => `A file operation failed (${code}); try again.`,
+};
+
+// ---------------------------------------------------------------------------
+// Requests: how they are checked, carried and answered (schemas, bindings, transports)
+
+export const requestErrors = {
+  /** `request` is the request's name in quotes, or "a request". */
+  unexpected: (request: string) =>
+    `Arbor hit an unexpected error while handling ${request}; try again, or see its log for details.`,
+  unknown: (name: string) =>
+    `Unknown request "${name}"; reload the page so that it matches the Arbor that is running.`,
+  invalidParameters: (name: string, where: string, problem: string) =>
+    `Invalid parameters for "${name}"${where}: ${problem}.`,
+  answerNotJson: "The answer could not be encoded as JSON; try again, or see Arbor's log.",
+  /** `what`: what is wrong with the node list (a client and a main process of different versions). */
+  unreadableNodes: (what: string) =>
+    `Arbor received a node list it cannot read (${what}); reload the window.`,
+  // Read by the program that sent a malformed request: each says what a valid one looks like.
+  needsName: "A request needs a name.",
+  needsId: "A request needs an id: a number or a short string.",
+  notAnObject: "A request must be a JSON object {id, name, params}.",
+  binary: "Messages must be JSON text, not binary.",
+  tooLarge: "The message is too large.",
+  notJson: "The message is not valid JSON.",
+};
+
+// ---------------------------------------------------------------------------
+// Sessions: opening, replacing and reading the session a window shows
+
+export const sessionErrors = {
+  noEntry: (entryId: string) => `There is no entry "${entryId}" in this session; choose one from its graph.`,
+  noEntryToFork: (entryId: string) =>
+    `There is no entry "${entryId}" in this session to fork; choose one from its graph.`,
+  forkBeforeNotUser: (entryId: string) =>
+    `Entry "${entryId}" is not a user message: only a user message can be forked before; fork at it instead.`,
+  noneOpen: "No session is open in this window; open one from the library first.",
+  noneOpenTo: (action: string) => `No session is open in this window to ${action}; open one first.`,
+  openFirstForNew: "Open a session first: a new session starts in the project of the session on view.",
+  runtimeClosed: "This window's session runtime was closed; reload the window to start again.",
+  windowWithoutRuntime: "This window has no session runtime; close it and open a new window.",
+  openedMeanwhile:
+    "Another session was opened while this one was being looked for; open this one again to show it.",
+  notInLibrary: "That session is not in the library; rescan the library and open it from the list.",
+  projectNotInLibrary: "That project is not in the library; rescan the library and choose it from the list.",
+  /** For a caller of the runtime, which may pass the folder. */
+  noFolderGiven: (cwd: string) => `No session folder is known for ${cwd}; give one to start a session.`,
+  noFolderKnown: (cwd: string) => `No session folder is known for ${cwd}; rescan the library and try again.`,
+  /** `what`: one of `replacements`; `by`: the extension's id, when known. */
+  cancelled: (what: string, by: string | undefined) =>
+    `${what} was cancelled by ${by === undefined ? "an extension" : `the extension "${by}"`}; the open session is unchanged.`,
+};
+
+/** What replaced the open session, as the subject of `sessionErrors.cancelled`. */
+export const replacements = {
+  open: "Opening the session",
+  new: "The new session",
+  fork: "The fork",
+  clone: "The clone",
+};
+
+// ---------------------------------------------------------------------------
+// Extensions: a context used after its session closed (app/runtime/errors.ts)
+
+/** Why a session's contexts went stale (app/runtime/errors.ts's `StaleReason`). */
+type StaleReason = "resume" | "new" | "fork" | "clone" | "quit" | "removed";
+
+const STALE_BECAUSE: Record<StaleReason, string> = {
+  resume: "the window switched to another session, which closed this one",
+  new: "the window started a new session, which closed this one",
+  fork: "the window switched to a fork of this session, which closed this one",
+  clone: "the window switched to a clone of this session, which closed this one",
+  quit: "the session was closed",
+  removed: "its extension was removed from the window",
+};
+
+export const extensionErrors = {
+  /** The owner `staleContext` names for an extension's context. */
+  contextOf: (extensionId: string) => `The context of extension "${extensionId}"`,
+  /** Read by the extension's author: how to keep work within its session's lifetime. */
+  staleContext: (owner: string, sessionFile: string, reason: StaleReason) =>
+    `${owner} is stale: ${STALE_BECAUSE[reason]} (session ${sessionFile}). Nothing captured from a closed ` +
+    "session can be used. Register work with context.on() or context.register() so that it ends with " +
+    "its session; to act on the session that replaces it, pass withSession to switchSession, " +
+    "newSession, fork or clone and use the context it is given.",
+};
+
+// ---------------------------------------------------------------------------
+// Appending to a session file (app/store/append.ts)
+
+export const appendErrors = {
+  fieldNotString: (field: string, allowEmpty: boolean) =>
+    `${field} must be a${allowEmpty ? "" : " non-empty"} string.`,
+  leafIdForm: "leafId must be an entry id or null.",
+  labelForm: "The label must be a string, or null to clear it.",
+  customMessageContent: "A custom message's content must be a string or an array of text/image blocks.",
+  customMessageDisplay: "A custom message's display must be a boolean.",
+  branchSummaryText: "A branch summary's summary must be a string.",
+  contextEditReplacement: "Context edit replacement must be null or contain string/array content.",
+  notOnBranch: (targetId: string, leafId: string) =>
+    `Entry ${targetId} is not on the branch ending at ${leafId}; a context edit can only change that branch.`,
+  notEditable: (targetId: string) =>
+    `Entry ${targetId} does not contribute editable model content (only user, assistant and toolResult messages and custom messages do).`,
+  missingParent: (leafId: string, path: string) =>
+    `Entry ${leafId} is not in ${path}, so the new entry would have no parent there; reload the session and try again.`,
+  /** `what`: the kind of entry being written ("label", "context edit"...). */
+  missingTarget: (entryId: string, what: string, path: string) =>
+    `Entry ${entryId} (the ${what}'s target) is not in ${path}; reload the session and try again.`,
+  noHeader: (path: string) =>
+    `${path} has no session header; Pi would not open it, so Arbor does not write into it.`,
+  emptyFile: (path: string) => `${path} is empty; it has no session header, so Arbor does not write into it.`,
+  legacyVersion: (path: string, version: number, current: number) =>
+    `${path} is a version ${version} session; Pi rewrites such files when it opens them, so Arbor only writes into version ${current} files. Open it in Pi once, or fork it.`,
+  fileGone: (path: string) => `${path} no longer exists, so nothing was written; rescan the library.`,
+  cannotOpen: (path: string, reason: string) =>
+    `Cannot open ${path} for appending (${reason}); check that Arbor may write to it.`,
+  /** `change`: one of `appendChanges`. */
+  changedOnDisk: (path: string, change: string) =>
+    `${path} changed on disk since it was read (${change}); try again once Arbor has read the change.`,
+  unterminatedLastLine: (path: string) =>
+    `The last line of ${path} is not terminated: another program may be writing it right now, or the file is damaged. Appending now would merge two lines; try again once the line is complete.`,
+  writeFailed: (path: string, reason: string) => `Writing to ${path} failed (${reason}); try again.`,
+  partialWrite: (path: string, written: number, total: number) =>
+    `Only ${written} of ${total} bytes were written to ${path}, so its last line is incomplete; check that the disk has free space.`,
+};
+
+/** How a file changed since it was read, inside `appendErrors.changedOnDisk`. */
+export const appendChanges = {
+  replaced: "it was replaced",
+  notCovered: "the index does not cover the whole file",
+  resized: (then: number, now: number) => `${then} bytes then, ${now} now`,
+  touched: "its modification time moved",
+};
+
+// ---------------------------------------------------------------------------
+// Writing a new session file: a fork, a clone, an export (app/store/new-file.ts)
+
+export const newFileErrors = {
+  alreadyExists: (path: string) =>
+    `${path} already exists; Arbor never writes over a file, so choose another name.`,
+  cannotCreateIn: (dir: string) => `Cannot create a file in ${dir}`,
+  cannotCreate: (path: string) => `Cannot create ${path}`,
+  cannotWrite: (path: string) => `Cannot write ${path}`,
+  /** `what`: one of the three above. */
+  failed: (what: string, reason: string) =>
+    `${what} (${reason}); check the folder and its permissions, then try again.`,
+  entryNotIn: (entryId: string, path: string) =>
+    `Entry ${entryId} is not in ${path}; reload the session and try again.`,
+  parentNotIn: (entryId: string, parentId: string, path: string) =>
+    `Entry ${entryId}'s parent ${parentId} is not in ${path}; reload the session and try again.`,
+  nothingToClone: (path: string) => `${path} has no entries to clone; choose a session with entries.`,
+  changedSinceRead: (path: string, line: number) =>
+    `${path} changed on disk since it was read (line ${line} is no longer the same entry); reload it and try again.`,
+  changedWhileCopied: (path: string, reason: string) =>
+    `${path} changed while it was copied (${reason}); try again.`,
+};
+
+// ---------------------------------------------------------------------------
+// The library (app/library)
+
+export const libraryErrors = {
+  unreadableFile: (reason: string) =>
+    `The file cannot be read (${reason}); check its permissions, then rescan the library.`,
+};
+
+// ---------------------------------------------------------------------------
+// The connection between a page and `arbor serve` (shared/ipc/websocket-client.ts)
+
+export const connectionErrors = {
+  noWebSocket: "This environment has no WebSocket; pass one in the options.",
+  cannotConnect: (reason: string) => `Cannot connect to Arbor: ${reason}`,
+  timedOut: "Connecting to Arbor timed out.",
+  connectionRefused: "Cannot connect to Arbor (the connection was refused).",
+  arborRefused: "Arbor refused the connection; open the URL `arbor serve` printed.",
+  notOpen: "The connection to Arbor is not open.",
+  sendFailed: (reason: string) => `Could not send the request: ${reason}`,
+  closed: (reason: string) =>
+    reason ? `The connection to Arbor closed: ${reason}` : "The connection to Arbor closed.",
+  closedByClient: "The connection to Arbor was closed by this client.",
+};
+
+// ---------------------------------------------------------------------------
+// Arbor's desktop window: the preload's bridge, dropped and opened files, dialogs (app/electron)
+
+export const desktopErrors = {
+  answerNotUnderstood: "The main process sent an answer Arbor does not understand; reload the window.",
+  requestNotDelivered: (name: string, reason: string) =>
+    `The request "${name}" did not reach the main process (${reason}); reload the window and try again.`,
+  senderRefused: (reason: string) => `Refused: ${reason}.`,
+  dropNotAFile: "Only a file can be opened by dropping it; drop a session file (.jsonl).",
+  dropNotOnDisk:
+    "The dropped item is not a file on this computer; save it to a folder first, then drop that file.",
+  noAnswer: "The main process gave no answer; try again.",
+  noFileGiven: "No file was given; choose a session file (.jsonl).",
+  unusablePath: "That is not a usable file path; choose a session file (.jsonl).",
+  notAbsolute: (path: string) => `"${path}" is not an absolute path.`,
+  notASession: (path: string) => `"${path}" is not a Pi session: session files end in .jsonl.`,
+  notARegularFile: (path: string) => `"${path}" is not a regular file; choose a session file (.jsonl).`,
+  doesNotExist: (path: string) => `"${path}" does not exist; it may have been moved or deleted.`,
+  cannotRead: (path: string, code: string) => `"${path}" cannot be read (${code}); check its permissions.`,
+  // Dialog titles; the detail below each says why.
+  cannotOpenThatFile: "Arbor cannot open that file.",
+  couldNotOpen: (name: string) => `Arbor could not open ${name}.`,
+  cannotOpenFolder: (folder: string) => `Arbor cannot open ${folder}.`,
+  couldNotStartSession: "Arbor could not start a new session.",
+};
+
+// ---------------------------------------------------------------------------
+// `arbor serve`: refused requests, page answers, its command line (app/serve)
+
+export const serveErrors = {
+  wrongHost: "The request is not addressed to this server (Host header); open the URL `arbor serve` printed.",
+  originMissing: "A WebSocket must say where it comes from (Origin header).",
+  otherSite: "Requests from other sites are refused (Origin header); open the URL `arbor serve` printed.",
+  navigatedFromElsewhere:
+    "Arbor opens only from its own pages, or from an address typed or pasted into the browser.",
+  wrongToken: "The access token is wrong: use the URL `arbor serve` printed at this launch.",
+  tokenMissing: "Arbor needs its access token: open the URL `arbor serve` printed.",
+  cannotAnswer: "Arbor could not answer this request; reload the page.",
+  methodNotAllowed: "Only GET and HEAD are served here.",
+  invalidPath: "The path is not valid.",
+  notFound: "Not found; open the URL `arbor serve` printed.",
+  // Lines of `arbor serve` on stderr, after "arbor serve: ".
+  badPort: (value: string) => `--port must be a port number (0 to 65535), not "${value}"`,
+  portInUse: (port: number) => `port ${port} is in use; choose another with --port (0 picks a free one)`,
+};
+
+// ---------------------------------------------------------------------------
+// The `arbor` command line: one line on stderr after "arbor: " (app/cli)
+
+export const cliErrors = {
+  unknownCommand: (command: string) => `unknown command "${command}"`,
+  noCommand: "no command given",
+  expectedOneFile: (count: number) => `expected one FILE, got ${count}`,
+  expectedFiles: "expected at least one FILE",
+  noEntry: (entryId: string, file: string) =>
+    `no entry with id "${entryId}" in ${file}; \`arbor tree ${file}\` lists its ids`,
+  /** Before the system's own message of a file error. */
+  cannotReadFile: (code: string) => `cannot read file (${code}): `,
+  cannotStartServe: (reason: string) => `cannot start serve: ${reason}`,
+};
+
+// ---------------------------------------------------------------------------
+// The renderer: notices, error views and the page shown when it cannot start
+
+export const screenErrors = {
+  tokenMissingTitle: "Arbor needs its access token",
+  tokenMissing:
+    "This page does not know this server's access token: open the URL `arbor serve` printed (it ends in ?token=…) once in this browser.",
+  unreachableTitle: "Arbor cannot reach its main process",
+  unreachableHint:
+    "If you ran `arbor serve`, check it is still running, then reload this page with the URL it printed.",
+  /** `reason`: the connection's, which says what happened. */
+  connectionLost: (reason: string) => `${reason} Reload the page to reconnect.`,
+  sessionNotOpened: (reason: string) => `The session could not be opened: ${reason}`,
+  sessionNotUpdated: (reason: string) => `The session could not be brought up to date: ${reason}`,
+  entryNotInSession: (entryId: string) =>
+    `Entry ${entryId} is not in this session; showing its leaf instead.`,
+  libraryNotRead: (reason: string) => `The library could not be read: ${reason}`,
+  searchFailed: (reason: string) => `Full-text search failed: ${reason}`,
+  contextNotBuilt: (reason: string) => `The context could not be built: ${reason}`,
+  entryNotRead: (reason: string) => `The entry could not be read: ${reason}`,
+  contextNotCopied: (reason: string) => `The context was not copied: ${reason}`,
+  labelNotSaved: (reason: string) => `The label was not saved: ${reason}`,
+  linkNotCopied: (reason: string) => `The link was not copied: ${reason}`,
+  themeNotChanged: (reason: string) => `The theme was not changed: ${reason}`,
+  noClipboard: "The clipboard is not available here; select the text and copy it by hand.",
+};
