@@ -47,7 +47,13 @@ export type AppendFailure =
   | "missing-file"
   | "missing-parent"
   | "missing-target"
-  | "write-failed";
+  | "write-failed"
+  /** Written within `LIVE_WINDOW_MS`, or held open by another process, and not confirmed (live-file.ts). */
+  | "live"
+  /** The entry is not one an undo can reverse, or there is none (session-writes.ts). */
+  | "not-undoable"
+  /** The write would change nothing (archiving what is archived, continuing from the resume point). */
+  | "no-change";
 
 export class AppendError extends ArborError {
   declare readonly code: AppendErrorCode;

@@ -1,0 +1,81 @@
+/**
+ * Whether a session file is live: a Pi is probably writing it. Then Arbor's
+ * entries would not be seen by that Pi until it reopens the file, and its next
+ * entries would be siblings of Arbor's, so every write waits for the user to
+ * confirm. Two signs, both best effort: the file changed within the last few
+ * seconds (`LIVE_WINDOW_MS`), or another process holds it open (Linux: a
+ * link in `/proc/<pid>/fd`; elsewhere, or without `/proc`, nothing is known).
+ */
+
+import { readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { AppendError, LIVE_WINDOW_MS } from "./append.ts";
+
+export const LIVE_FILE_MESSAGE =
+  "Pi is writing this session: it will not see Arbor's entries until it reopens the file, and its next entries will be siblings of Arbor's. Confirm to write anyway.";
+
+/** Whether a process other than this one has `path` open (Linux `/proc`; false where it cannot be known). */
+export function heldOpenElsewhere(path: string, procRoot = "/proc"): boolean {
+  let target: string;
+  let pids: string[];
+  try {
+    target = realpathSync(path);
+    pids = readdirSync(procRoot).filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid);
+  } catch {
+    return false;
+  }
+  for (const pid of pids) {
+    const fdDir = join(procRoot, pid, "fd");
+    let fds: string[];
+    try {
+      fds = readdirSync(fdDir);
+    } catch {
+      continue; // Another user's process, or gone already.
+    }
+    for (const fd of fds) {
+      try {
+        if (readlinkSync(join(fdDir, fd)) === target) return true;
+      } catch {
+        // Closed meanwhile.
+      }
+    }
+  }
+  return false;
+}
+
+export interface LiveCheckOptions {
+  /** When someone other than this writer last changed the file (default: its mtime now). */
+  foreignChangeMs?: number | undefined;
+  now?: number | undefined;
+  /** Where to look for open files (tests). */
+  procRoot?: string | undefined;
+}
+
+/** Whether `path` looks live now (see the top of the file). */
+export function isLiveFile(path: string, options: LiveCheckOptions = {}): boolean {
+  const now = options.now ?? Date.now();
+  let changed = options.foreignChangeMs;
+  if (changed === undefined) {
+    try {
+      changed = statSync(path).mtimeMs;
+    } catch {
+      return false;
+    }
+  }
+  return now - changed < LIVE_WINDOW_MS || heldOpenElsewhere(path, options.procRoot);
+}
+
+/** The refusal of a write into a live file the user has not confirmed: nothing was written. */
+export function liveFileRefusal(path: string, message = LIVE_FILE_MESSAGE): AppendError {
+  return new AppendError("conflict", "live", path, message);
+}
+
+/** Throws `liveFileRefusal` unless the file is not live or the user confirmed. */
+export function requireConfirmedIfLive(
+  path: string,
+  confirmLive: boolean | undefined,
+  options: LiveCheckOptions = {},
+  message?: string,
+): void {
+  if (!confirmLive && isLiveFile(path, options)) throw liveFileRefusal(path, message);
+}
