@@ -29,14 +29,14 @@ import {
   toDisposable,
 } from "../../shared/lifecycle/disposable.ts";
 import type { StaleReason } from "./errors.ts";
-import {
-  type ArborExtension,
-  type ExtensionContext,
-  type ExtensionErrorHandler,
-  type ReplaceOptions,
-  type ReplaceResult,
-  type RuntimeActions,
-  type StartReason,
+import type {
+  ArborExtension,
+  ExtensionContext,
+  ExtensionErrorHandler,
+  ReplaceOptions,
+  ReplaceResult,
+  RuntimeActions,
+  StartReason,
 } from "./extension.ts";
 import type { OpenSession, OpenSessionFactory, SessionFiles } from "./open-session.ts";
 import { type CwdServices, type CwdServicesFactory, createCwdServicesFactory } from "./services.ts";
