@@ -89,6 +89,11 @@ export interface TreeNodeView {
   tokensBefore: number | null;
   /** context_edit entries: the entry they edit. */
   targetId: string | null;
+  /**
+   * Hidden by default as archived (Arbor's archive marker): the marker's
+   * target, or an entry below one (shared/session/arbor-entries.ts).
+   */
+  archived: boolean;
 }
 
 export interface SessionView {
@@ -166,6 +171,10 @@ export interface EntryDetail {
   entry: SessionEntry;
   line: number;
   problems: Problem[];
+  /** The entry's label and when it was set (the label entry's timestamp); null without one. */
+  label: { label: string; timestamp: string } | null;
+  /** The entry is archived (its own marker or one above it). */
+  archived: boolean;
 }
 
 /** The most ids one `session.search` answer carries (about 1 MB of them): every entry of a 100k session. */
