@@ -5,7 +5,7 @@
  */
 
 import type { ContextView } from "../../../../shared/ipc/contract.ts";
-import { contextAsJson, contextAsMarkdown } from "../../preview/export.ts";
+import { contextAsJson, contextAsMarkdown } from "../../../../shared/export/context-markdown.ts";
 import { contextShades, NO_SHADES } from "../context-shades.ts";
 import { initialContextState } from "../stores.ts";
 import type { Controller } from "./api.ts";
