@@ -21,11 +21,13 @@ import {
   convertToLlm,
   type EntryReader,
   isRecord,
-  problemCounts,
   type SessionIndex,
 } from "../../shared/session/index.ts";
+import { checkReport } from "../store/check-report.ts";
 import { type IndexedFile, openIndexedFile } from "../store/open-indexed-file.ts";
 import { renderTreeText, treeJson } from "./tree-output.ts";
+
+export { type CheckReport, checkReport } from "../store/check-report.ts";
 
 /** Wrong arguments: exit 2 with the usage text. */
 export class UsageError extends Error {}
@@ -179,42 +181,6 @@ function treeCommand(args: readonly string[], io: CliIo): number {
   if (values.json) io.stdout(`${JSON.stringify(treeJson(index, reader))}\n`);
   else renderTreeText(index, reader, (line) => io.stdout(`${line}\n`));
   return 0;
-}
-
-/** One file's problems as `arbor check --json` prints them. */
-export interface CheckReport {
-  file: string;
-  ok: boolean;
-  entries: number;
-  lines: number;
-  counts: { errors: number; warnings: number; notes: number };
-  problems: {
-    line: number;
-    severity: string;
-    code: string;
-    message: string;
-    relatedLine?: number;
-    entryId?: string;
-  }[];
-}
-
-export function checkReport(file: string, index: SessionIndex): CheckReport {
-  const counts = problemCounts(index.problems);
-  return {
-    file,
-    ok: counts.errors + counts.warnings === 0,
-    entries: index.entries.length,
-    lines: index.lineCount,
-    counts,
-    problems: index.problems.map((p) => ({
-      line: p.line,
-      severity: p.severity,
-      code: p.kind,
-      message: p.message,
-      ...(p.relatedLine === undefined ? {} : { relatedLine: p.relatedLine }),
-      ...(p.entryId === undefined ? {} : { entryId: p.entryId }),
-    })),
-  };
 }
 
 function checkCommand(args: readonly string[], io: CliIo): number {
