@@ -179,6 +179,10 @@ describe("FileSession: appends", () => {
     await expect(refusal).rejects.toMatchObject({ code: "conflict", reason: "live" });
     await expect(refusal).rejects.toThrow(/Pi is writing this session.*Confirm to write anyway/);
     expect(readFileSync(path, "utf8")).toBe(before);
+    // A request that is refused anyway says why first.
+    await expect(session.write({ kind: "archive", targetId: "nope", archived: true })).rejects.toMatchObject({
+      code: "not-found",
+    });
     const written = await session.write(
       { kind: "archive", targetId: SAMPLE_IDS.u2, archived: true },
       { confirmLive: true },

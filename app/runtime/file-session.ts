@@ -174,7 +174,8 @@ export class FileSession extends DisposableObject implements OpenSession {
 
   /**
    * Reads what changed first, then appends (see `app/store/session-writes.ts`
-   * for where each entry goes). A live file is refused unless confirmed. A
+   * for where each entry goes). A live file is refused unless confirmed,
+   * once the request is known to be otherwise valid. A
    * conflict (another writer appended in between) is tried again on the new
    * bytes, which then count as live; every other refusal is the store's `AppendError`.
    */
@@ -184,9 +185,10 @@ export class FileSession extends DisposableObject implements OpenSession {
       this.store.sync();
       // Noted before the write: afterwards the file's time is this session's own.
       const foreignChangeMs = this.noteForeignChange();
-      requireConfirmedIfLive(this.path, options.confirmLive, { foreignChangeMs });
+      // Asked only of a request that is otherwise fine: an unknown entry is said first.
+      const beforeWrite = () => requireConfirmedIfLive(this.path, options.confirmLive, { foreignChangeMs });
       try {
-        return this.store.append(writeSessionEntry, { write, reader: this.store.reader });
+        return this.store.append(writeSessionEntry, { write, reader: this.store.reader, beforeWrite });
       } catch (error) {
         const retry =
           error instanceof AppendError && error.reason === "changed-on-disk" && attempt < APPEND_ATTEMPTS;

@@ -86,6 +86,12 @@ export interface AppendTarget {
   file: FileState | null;
   /** Size and mtime right after this writer's previous append: that write does not make the file "live". */
   lastOwnWrite?: { size: number; mtimeMs: number } | undefined;
+  /**
+   * Runs once the entry is known to be valid, just before the file is opened
+   * to write it; throwing stops the write (the live-file check: a request
+   * that would be refused anyway is refused for that first).
+   */
+  beforeWrite?: (() => void) | undefined;
 }
 
 export interface AppendResult {
@@ -446,6 +452,7 @@ function writeEntry(
   build: (id: string, timestamp: string) => Record<string, unknown>,
 ): AppendResult {
   requireWritableIndex(target);
+  target.beforeWrite?.();
   const entry = build(generateEntryId(target.index), new Date().toISOString());
   const bytes = Buffer.from(`${JSON.stringify(entry)}\n`, "utf8");
   const { path } = target;

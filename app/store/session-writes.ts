@@ -70,10 +70,14 @@ export interface WriteRequest {
   write: SessionWrite;
   /** The whole entries of `target.index` (undo and archive read Arbor's markers). */
   reader: EntryReader;
+  /** Runs after every check of the request, before the write (see `AppendTarget.beforeWrite`). */
+  beforeWrite?: (() => void) | undefined;
 }
 
 /** Appends the entry `write` stands for; throws `AppendError` (nothing written) when it cannot. */
-export function writeSessionEntry(target: AppendTarget, { write, reader }: WriteRequest): WriteOutcome {
+export function writeSessionEntry(appendTarget: AppendTarget, request: WriteRequest): WriteOutcome {
+  const { write, reader, beforeWrite } = request;
+  const target = beforeWrite ? { ...appendTarget, beforeWrite } : appendTarget;
   const leafId = target.index.leafId;
   switch (write.kind) {
     case "label":
