@@ -27,10 +27,7 @@ import { openIndexedFile } from "../store/open-indexed-file.ts";
 import { exportBranch } from "./export-session.ts";
 import { type ImportedSession, importSessionBytes, importSessionFile } from "./import-session.ts";
 import { type Launcher, openInPi } from "./open-in-pi.ts";
-import type { TrashBin } from "./trash-bin.ts";
-
-export const TRASH_LIVE_MESSAGE =
-  "Pi is writing this session: if it goes on, it will write a new file without its beginning where this one was. Confirm to move it to the trash anyway.";
+import { TRASH_LIVE_MESSAGE, type TrashBin } from "./trash-bin.ts";
 
 export interface SessionManagementOptions {
   runtime: SessionRuntime;

@@ -17,6 +17,12 @@ import { dirname, join, resolve } from "node:path";
 import { ArborError } from "../../shared/ipc/contract.ts";
 import { publish } from "../store/new-file.ts";
 
+/** Why moving a live file to the trash waits for confirmation (the window's) or `--force` (the CLI's). */
+export const TRASH_LIVE_REASON =
+  "Pi is writing this session: if it goes on, it will write a new file without its beginning where this one was.";
+
+export const TRASH_LIVE_MESSAGE = `${TRASH_LIVE_REASON} Confirm to move it to the trash anyway.`;
+
 /** Where a trashed file is now, when the trash says (the freedesktop trash does). */
 export interface TrashedLocation {
   path: string;

@@ -11,8 +11,11 @@ import { readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { AppendError, LIVE_WINDOW_MS } from "./append.ts";
 
-export const LIVE_FILE_MESSAGE =
-  "Pi is writing this session: it will not see Arbor's entries until it reopens the file, and its next entries will be siblings of Arbor's. Confirm to write anyway.";
+/** Why writing into a live file waits: the window asks to confirm, the CLI for `--force`. */
+export const LIVE_FILE_REASON =
+  "Pi is writing this session: it will not see Arbor's entries until it reopens the file, and its next entries will be siblings of Arbor's.";
+
+export const LIVE_FILE_MESSAGE = `${LIVE_FILE_REASON} Confirm to write anyway.`;
 
 /** Whether a process other than this one has `path` open (Linux `/proc`; false where it cannot be known). */
 export function heldOpenElsewhere(path: string, procRoot = "/proc"): boolean {
