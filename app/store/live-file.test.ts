@@ -31,7 +31,7 @@ describe("live files", () => {
   });
 
   it.skipIf(!existsSync("/proc/self/fd"))(
-    "a file another process holds open is live, however old; this process's own descriptors do not count",
+    "a file another process holds open for writing is live, however old; readers and this process do not count",
     async () => {
       const path = oldFile();
       const own = openSync(path, "r");
@@ -40,22 +40,29 @@ describe("live files", () => {
       } finally {
         closeSync(own);
       }
-      const child = spawn(
-        process.execPath,
-        [
-          "-e",
-          `require("fs").openSync(${JSON.stringify(path)}, "a"); console.log("open"); setInterval(() => {}, 1000);`,
-        ],
-        { stdio: ["ignore", "pipe", "inherit"] },
-      );
-      try {
-        await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
+      const holder = async (flags: string, check: () => void) => {
+        const child = spawn(
+          process.execPath,
+          [
+            "-e",
+            `require("fs").openSync(${JSON.stringify(path)}, "${flags}"); console.log("open"); setInterval(() => {}, 1000);`,
+          ],
+          { stdio: ["ignore", "pipe", "inherit"] },
+        );
+        try {
+          await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
+          check();
+        } finally {
+          child.kill();
+          await new Promise((resolve) => child.once("exit", resolve));
+        }
+      };
+      await holder("a", () => {
         expect(heldOpenElsewhere(path)).toBe(true);
         expect(isLiveFile(path)).toBe(true);
-      } finally {
-        child.kill();
-        await new Promise((resolve) => child.once("exit", resolve));
-      }
+      });
+      // A reader (another Arbor, an editor, tail -f) is not writing it.
+      await holder("r", () => expect(heldOpenElsewhere(path)).toBe(false));
       expect(heldOpenElsewhere(path)).toBe(false);
     },
   );

@@ -3,11 +3,13 @@
  * entries would not be seen by that Pi until it reopens the file, and its next
  * entries would be siblings of Arbor's, so every write waits for the user to
  * confirm. Two signs, both best effort: the file changed within the last few
- * seconds (`LIVE_WINDOW_MS`), or another process holds it open (Linux: a
- * link in `/proc/<pid>/fd`; elsewhere, or without `/proc`, nothing is known).
+ * seconds (`LIVE_WINDOW_MS`), or another process holds it open for
+ * writing (Linux: a link in `/proc/<pid>/fd` whose `fdinfo` flags can write;
+ * readers such as another Arbor window do not count; elsewhere, or without
+ * `/proc`, nothing is known).
  */
 
-import { readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { AppendError, LIVE_WINDOW_MS } from "./append.ts";
 
@@ -17,7 +19,7 @@ export const LIVE_FILE_REASON =
 
 export const LIVE_FILE_MESSAGE = `${LIVE_FILE_REASON} Confirm to write anyway.`;
 
-/** Whether a process other than this one has `path` open (Linux `/proc`; false where it cannot be known). */
+/** Whether a process other than this one has `path` open for writing (Linux `/proc`; false where it cannot be known). */
 export function heldOpenElsewhere(path: string, procRoot = "/proc"): boolean {
   let target: string;
   let pids: string[];
@@ -37,13 +39,27 @@ export function heldOpenElsewhere(path: string, procRoot = "/proc"): boolean {
     }
     for (const fd of fds) {
       try {
-        if (readlinkSync(join(fdDir, fd)) === target) return true;
+        if (readlinkSync(join(fdDir, fd)) === target && opensForWriting(join(procRoot, pid, "fdinfo", fd))) {
+          return true;
+        }
       } catch {
         // Closed meanwhile.
       }
     }
   }
   return false;
+}
+
+/** Whether a descriptor's `fdinfo` says it can write (O_WRONLY or O_RDWR); when it cannot be read, assume so. */
+function opensForWriting(fdinfo: string): boolean {
+  let text: string;
+  try {
+    text = readFileSync(fdinfo, "utf8");
+  } catch {
+    return true;
+  }
+  const flags = /^flags:\s*([0-7]+)/m.exec(text)?.[1];
+  return flags === undefined || (Number.parseInt(flags, 8) & 3) !== 0;
 }
 
 export interface LiveCheckOptions {
