@@ -14,12 +14,14 @@
  *   the context by design, and away from the leaf they move the resume point too.
  */
 
-import { archivedTargets, archiveMarkerOf, continueFromIdOf } from "../../shared/session/arbor-entries.ts";
 import {
   ARBOR_ARCHIVE,
   ARBOR_CONTINUE,
   ARBOR_NOTE,
+  archivedTargets,
+  archiveMarkerOf,
   CONTINUE_SUMMARY_DETAILS,
+  continueFromIdOf,
 } from "../../shared/session/arbor-entries.ts";
 import type { EntryReader } from "../../shared/session/entry-reader.ts";
 import type { SessionIndex } from "../../shared/session/tree-index.ts";
