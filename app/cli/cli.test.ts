@@ -205,6 +205,7 @@ function run(argv: string[]): Run {
       stderr += text;
     },
   });
+  if (typeof code !== "number") throw new Error(`arbor ${argv[0]} answered with a promise`);
   return { code, stdout, stderr };
 }
 

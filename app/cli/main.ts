@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The `arbor` command line: read Pi session files the way Arbor reads them.
+ * The `arbor` command line: read Pi session files the way Arbor reads them, and manage them.
  *
  *   arbor context FILE [--leaf ID]... [--leaf none] [--llm] [--json]
  *   arbor tree FILE [--json]
@@ -8,55 +8,101 @@
  *   arbor stats FILE [--json]
  *   arbor serve [--dir DIR]... [--port N]   (app/serve/main.ts: Arbor in a browser)
  *
- * Exit codes: 0 success, 1 `check` found problems, 2 usage or I/O error (with
- * a one-line reason on stderr). No reading command writes to a session file.
+ *   arbor rename|label|continue|archive|unarchive|note|edit-context ...
+ *   arbor fork|clone|new|export|trash ...   (app/cli/actions: see USAGE)
+ *
+ * Exit codes: 0 success, 1 `check` found problems, 2 usage or I/O error, or a
+ * refused change (with a one-line reason on stderr; nothing written). No
+ * reading command writes to a session file; the others append to one
+ * (app/store/session-writes.ts) or write new files, never over one.
  */
 
 import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { type ParseArgsConfig, parseArgs } from "node:util";
 import {
   buildSessionProjection,
   contextGraphOf,
   convertToLlm,
   type EntryReader,
   isRecord,
-  problemCounts,
   type SessionIndex,
 } from "../../shared/session/index.ts";
 import { cliErrors } from "../../shared/error-texts.ts";
+import { checkReport } from "../store/check-report.ts";
 import { type IndexedFile, openIndexedFile } from "../store/open-indexed-file.ts";
+import { ArborError } from "../../shared/ipc/contract.ts";
+import { exportCommand } from "./actions/export-command.ts";
+import { cloneCommand, forkCommand, newCommand } from "./actions/file-commands.ts";
+import { trashCommand } from "./actions/trash-command.ts";
+import {
+  archiveCommand,
+  continueCommand,
+  editContextCommand,
+  labelCommand,
+  noteCommand,
+  renameCommand,
+  unarchiveCommand,
+} from "./actions/write-commands.ts";
+import { CliError, type CliCommand, type CliIo, parse, UsageError } from "./cli-kit.ts";
 import { renderTreeText, treeJson } from "./tree-output.ts";
 
-/** Wrong arguments: exit 2 with the usage text. */
-export class UsageError extends Error {}
-
-/** A request that cannot be met (an unknown id): exit 2 with one line. */
-export class CliError extends Error {}
+export { type CheckReport, checkReport } from "../store/check-report.ts";
+export { CliError, type CliIo, UsageError } from "./cli-kit.ts";
 
 const USAGE = `usage:
   arbor context FILE [--leaf ID]... [--leaf none] [--llm] [--json]
   arbor tree FILE [--json]
   arbor check FILE... [--json]
   arbor stats FILE [--json]
-  arbor serve [--dir DIR]... [--port N]`;
+  arbor serve [--dir DIR]... [--port N]
+  arbor rename FILE NAME [--force] [--json]
+  arbor label FILE ENTRY (TEXT | --clear) [--force] [--json]
+  arbor continue FILE ENTRY [--summary TEXT] [--force] [--json]
+  arbor archive FILE ENTRY [--force] [--json]
+  arbor unarchive FILE ENTRY [--force] [--json]
+  arbor note FILE TEXT [--at ENTRY] [--force] [--json]
+  arbor edit-context FILE ENTRY (--text TEXT | --drop) [--at ENTRY] [--force] [--json]
+  arbor fork FILE ENTRY [--before] [--json]
+  arbor clone FILE [--leaf ID] [--json]
+  arbor new --cwd DIR [--dir SESSION_DIR] [--json]
+  arbor export FILE [--leaf ID] --format md|html|jsonl [-o OUT] [--json]
+  arbor trash FILE [--force] [--json]`;
 
-export interface CliIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-}
+/** Commands that change sessions or make new files (app/cli/actions), one line each. */
+const ACTION_COMMANDS: Readonly<Record<string, CliCommand>> = {
+  rename: renameCommand,
+  label: labelCommand,
+  continue: continueCommand,
+  archive: archiveCommand,
+  unarchive: unarchiveCommand,
+  note: noteCommand,
+  "edit-context": editContextCommand,
+  fork: forkCommand,
+  clone: cloneCommand,
+  new: newCommand,
+  export: exportCommand,
+  trash: trashCommand,
+};
 
-export function runCli(argv: readonly string[], io: CliIo): number {
-  try {
-    return runCommand(argv, io);
-  } finally {
+/** Runs a command; the few that wait (moving a file to the trash) answer with a promise. */
+export function runCli(argv: readonly string[], io: CliIo): number | Promise<number> {
+  const closeFiles = () => {
     for (const opened of openFiles.splice(0)) opened.close();
+  };
+  const result = runCommand(argv, io);
+  if (typeof result === "number") {
+    closeFiles();
+    return result;
   }
+  return result.catch((error: unknown) => reportError(error, io)).finally(closeFiles);
 }
 
-function runCommand(argv: readonly string[], io: CliIo): number {
+function runCommand(argv: readonly string[], io: CliIo): number | Promise<number> {
   try {
     const [command, ...rest] = argv;
+    if (command !== undefined && Object.hasOwn(ACTION_COMMANDS, command)) {
+      return ACTION_COMMANDS[command]!(rest, io);
+    }
     switch (command) {
       case "context":
         return contextCommand(rest, io);
@@ -75,17 +121,26 @@ function runCommand(argv: readonly string[], io: CliIo): number {
         throw new UsageError(command ? cliErrors.unknownCommand(command) : cliErrors.noCommand);
     }
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr(`arbor: ${error.message}\n${USAGE}\n`);
-      return 2;
-    }
-    if (error instanceof CliError) {
-      io.stderr(`arbor: ${error.message}\n`);
-      return 2;
-    }
-    io.stderr(`arbor: ${describeIoError(error)}\n`);
+    return reportError(error, io);
+  }
+}
+
+function reportError(error: unknown, io: CliIo): number {
+  if (error instanceof UsageError) {
+    io.stderr(`arbor: ${error.message}\n${USAGE}\n`);
     return 2;
   }
+  if (error instanceof CliError) {
+    io.stderr(`arbor: ${error.message}\n`);
+    return 2;
+  }
+  if (error instanceof ArborError) {
+    // A refusal (a live file, a half-written line, an unknown entry): one sentence, nothing written.
+    io.stderr(`arbor: ${error.message}\n`);
+    return 2;
+  }
+  io.stderr(`arbor: ${describeIoError(error)}\n`);
+  return 2;
 }
 
 function describeIoError(error: unknown): string {
@@ -102,14 +157,6 @@ function openFile(file: string): { index: SessionIndex; reader: EntryReader } {
   const opened = openIndexedFile(file);
   openFiles.push(opened);
   return opened;
-}
-
-function parse(args: readonly string[], options: NonNullable<ParseArgsConfig["options"]>) {
-  try {
-    return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
 }
 
 function oneFile(positionals: string[]): string {
@@ -180,42 +227,6 @@ function treeCommand(args: readonly string[], io: CliIo): number {
   if (values.json) io.stdout(`${JSON.stringify(treeJson(index, reader))}\n`);
   else renderTreeText(index, reader, (line) => io.stdout(`${line}\n`));
   return 0;
-}
-
-/** One file's problems as `arbor check --json` prints them. */
-export interface CheckReport {
-  file: string;
-  ok: boolean;
-  entries: number;
-  lines: number;
-  counts: { errors: number; warnings: number; notes: number };
-  problems: {
-    line: number;
-    severity: string;
-    code: string;
-    message: string;
-    relatedLine?: number;
-    entryId?: string;
-  }[];
-}
-
-export function checkReport(file: string, index: SessionIndex): CheckReport {
-  const counts = problemCounts(index.problems);
-  return {
-    file,
-    ok: counts.errors + counts.warnings === 0,
-    entries: index.entries.length,
-    lines: index.lineCount,
-    counts,
-    problems: index.problems.map((p) => ({
-      line: p.line,
-      severity: p.severity,
-      code: p.kind,
-      message: p.message,
-      ...(p.relatedLine === undefined ? {} : { relatedLine: p.relatedLine }),
-      ...(p.entryId === undefined ? {} : { entryId: p.entryId }),
-    })),
-  };
 }
 
 function checkCommand(args: readonly string[], io: CliIo): number {
@@ -358,10 +369,12 @@ export function runAsProcess(argv: readonly string[]): void {
     if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
     throw error;
   });
-  process.exitCode = runCli(argv, {
+  const code = runCli(argv, {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
   });
+  if (typeof code === "number") process.exitCode = code;
+  else void code.then((exitCode) => (process.exitCode = exitCode));
 }
 
 if (isEntryPoint()) runAsProcess(process.argv.slice(2));

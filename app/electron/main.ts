@@ -50,6 +50,19 @@ const createWindowRuntime: CreateWindowRuntime = createHostWindowRuntimes({
   version: app.getVersion(),
   dataDir: app.getPath("userData"),
   preferences,
+  // The desktop's own trash; it does not say where the file went (restore finds it by its .trashinfo on Linux).
+  trashFile: async (path) => {
+    await shell.trashItem(path);
+    return undefined;
+  },
+  chooseImportFile: async () => {
+    const chosen = await dialog.showOpenDialog({
+      title: "Import a Pi session",
+      properties: ["openFile"],
+      filters: [{ name: "Pi sessions", extensions: ["jsonl"] }],
+    });
+    return chosen.canceled ? null : (chosen.filePaths[0] ?? null);
+  },
 });
 
 interface ShellWindow {

@@ -10,7 +10,7 @@
  * process over its WebSocket.
  */
 
-import { appendFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
@@ -200,6 +200,9 @@ export function runContractSuite(
       }).path;
       mixedBrokenPath = join(root, "mixed", "broken.jsonl");
       writeLines(mixedBrokenPath, "");
+      // Written a minute ago: no Pi is writing them, so Arbor's writes need no confirmation.
+      const old = new Date(Date.now() - 60_000);
+      for (const path of [samplePath, linearPath]) utimesSync(path, old, old);
       made = await makeClient({ root, dataDir: join(folder.path, "data") });
       client = made.client;
     });
@@ -404,7 +407,16 @@ export function runContractSuite(
     it("session.entry returns the whole entry, its line and its problems", async () => {
       const detail = await client.request("session.entry", { entryId: SAMPLE_IDS.a1 });
       const line = readFileSync(samplePath, "utf8").split("\n")[2]!;
-      expect(detail).toEqual({ entry: wire(JSON.parse(line)), line: 3, problems: [] });
+      expect(detail).toEqual({
+        entry: wire(JSON.parse(line)),
+        line: 3,
+        problems: [],
+        label: null,
+        archived: false,
+      });
+      expect(await client.request("session.entry", { entryId: SAMPLE_IDS.u2 })).toMatchObject({
+        label: { label: "checkpoint", timestamp: "2026-01-01T12:10:00.000Z" },
+      });
     });
 
     it("session.search finds entries by their whole text and their label, every word, in the index's order", async () => {
@@ -545,13 +557,16 @@ export function runContractSuite(
           .map((node) => node.id),
       ).toEqual([SAMPLE_IDS.u1, SAMPLE_IDS.a1, SAMPLE_IDS.u2, SAMPLE_IDS.a2]);
       expect(forked.nodes.toArray().find((node) => node.id === SAMPLE_IDS.u2)!.label).toBe("checkpoint");
-      expect(plainView(await client.request("session.current", {}))).toEqual(plainView(forked));
+      const { selectedText, ...forkedView } = forked;
+      expect(selectedText).toBeNull();
+      expect(plainView(await client.request("session.current", {}))).toEqual(plainView(forkedView));
 
       await client.request("session.open", { sessionId: sampleId });
       switched = nextEvent(client, "session.switched");
       const before = await client.request("session.fork", { entryId: SAMPLE_IDS.u3, position: "before" });
       event = await switched;
       expect(event.reason).toBe("fork");
+      expect(before.selectedText).toBe("Take the right branch");
       expect(before.leafId).toBe(SAMPLE_IDS.a1);
       expect(before.parentSessionId).toBe(sampleId);
     });
@@ -633,6 +648,115 @@ export function runContractSuite(
         client.request("session.fork", { entryId: SAMPLE_IDS.a1, position: "before" }),
         "invalid-request",
       );
+    });
+
+    it("session management: each write one entry sent as a delta; a live file waits for confirmLive", async () => {
+      let view = await client.request("session.open", { sessionId: sampleId });
+      const write = async <T extends { entryId: string }>(request: () => Promise<T>): Promise<T> => {
+        const appended = nextEvent(client, "session.appended", (event) => event.sessionId === sampleId);
+        const result = await request();
+        view = applySessionDelta(view, (await appended).delta);
+        expect(plainView(view)).toEqual(plainView((await client.request("session.current", {}))!));
+        return result;
+      };
+      // Another writer wrote just now: refused with nothing written, then written once confirmed.
+      appendFileSync(
+        samplePath,
+        `${JSON.stringify({ type: "custom", customType: "pi", id: "ff000001", parentId: view.leafId, timestamp: new Date().toISOString() })}\n`,
+      );
+      await nextEvent(client, "session.appended").catch(() => {});
+      view = (await client.request("session.current", {}))!;
+      const before = readFileSync(samplePath, "utf8");
+      const refused = await expectError(
+        client.request("session.archive", { entryId: SAMPLE_IDS.u2 }),
+        "conflict",
+      );
+      expect(refused.message).toMatch(/Pi is writing this session.*Confirm to write anyway/);
+      expect(readFileSync(samplePath, "utf8")).toBe(before);
+      const confirmLive = true;
+      const archived = await write(() =>
+        client.request("session.archive", { entryId: SAMPLE_IDS.u2, confirmLive }),
+      );
+      expect(archived).toMatchObject({ wasLive: true, movedResumePoint: false, undid: null });
+      const archivedIds = view.nodes
+        .toArray()
+        .filter((node) => node.archived)
+        .map((node) => node.id);
+      expect(archivedIds.sort()).toEqual([SAMPLE_IDS.u2, SAMPLE_IDS.a2].sort());
+      expect((await client.request("session.entry", { entryId: SAMPLE_IDS.a2 })).archived).toBe(true);
+      await write(() => client.request("session.unarchive", { entryId: SAMPLE_IDS.u2, confirmLive }));
+      expect(view.nodes.toArray().some((node) => node.archived)).toBe(false);
+
+      const note = await write(() =>
+        client.request("session.addNote", { text: "Keep it short.", confirmLive }),
+      );
+      const withNote = await client.request("session.context", { leafId: note.entryId });
+      expect(withNote.messages.at(-1)).toMatchObject({ entryId: note.entryId, message: { role: "custom" } });
+      const edit = await write(() =>
+        client.request("session.editContext", {
+          targetId: SAMPLE_IDS.a3,
+          replacement: { content: "Right." },
+          confirmLive,
+        }),
+      );
+      const edited = await client.request("session.context", { leafId: edit.entryId });
+      expect(edited.messages.find((item) => item.entryId === SAMPLE_IDS.a3)!.message).toMatchObject({
+        content: [{ type: "text", text: "Right." }],
+      });
+
+      const atA2 = await client.request("session.context", { leafId: SAMPLE_IDS.a2 });
+      const resumed = await write(() =>
+        client.request("session.continueFrom", { entryId: SAMPLE_IDS.a2, confirmLive }),
+      );
+      expect(resumed).toMatchObject({ movedResumePoint: true, previousLeafId: edit.entryId });
+      expect(view.leafId).toBe(resumed.entryId);
+      expect((await client.request("session.context", { leafId: resumed.entryId })).messages).toEqual(
+        atA2.messages,
+      );
+      const undone = await write(() => client.request("session.undo", { confirmLive }));
+      expect(undone.undid).toEqual({ entryId: resumed.entryId, kind: "continue" });
+      expect((await client.request("session.context", { leafId: undone.entryId })).messages).toEqual(
+        (await client.request("session.context", { leafId: edit.entryId })).messages,
+      );
+
+      const clone = await client.request("session.clone", { leafId: SAMPLE_IDS.a2 });
+      expect(clone.parentSessionId).toBe(sampleId);
+      expect(clone.nodes.ids.slice(0, 4)).toEqual([
+        SAMPLE_IDS.u1,
+        SAMPLE_IDS.a1,
+        SAMPLE_IDS.u2,
+        SAMPLE_IDS.a2,
+      ]);
+      const exported = await client.request("session.export", {
+        sessionId: sampleId,
+        leafId: SAMPLE_IDS.a2,
+        format: "html",
+      });
+      expect(exported.mimeType).toBe("text/html");
+      expect(exported.content).toContain("Went left.");
+      await client.request("session.open", { sessionId: sampleId });
+    });
+
+    it("session.import takes a file's content from the window, more than a megabyte of it, into the project", async () => {
+      const big = "word ".repeat(400_000);
+      const headerId = "019b7a4e-0000-7000-8000-0000000000bb";
+      const content = [
+        { type: "session", version: 3, id: headerId, timestamp: "2026-01-03T00:00:00.000Z", cwd: SAMPLE_CWD },
+        {
+          type: "message",
+          id: "bb000001",
+          parentId: null,
+          timestamp: "2026-01-03T00:00:01.000Z",
+          message: { role: "user", content: big, timestamp: 1 },
+        },
+      ]
+        .map((line) => `${JSON.stringify(line)}\n`)
+        .join("");
+      const imported = await client.request("session.import", { projectId: sampleProjectId, content });
+      expect(dirname(imported!.path)).toBe(dirname(samplePath));
+      expect(imported!.path.endsWith(`_${headerId}.jsonl`)).toBe(true);
+      expect(readFileSync(imported!.path, "utf8")).toBe(content);
+      expect(imported!.report).toMatchObject({ entries: 1, counts: { errors: 0 } });
     });
 
     it("ids that were never issued, and entries that do not exist, are not-found", async () => {

@@ -34,6 +34,14 @@ describe("errors", () => {
       () => handlers["session.rename"]({ name: "x" }),
       () => handlers["session.clone"]({}),
       () => handlers["session.fork"]({ entryId: "x", position: "at" }),
+      () => handlers["session.continueFrom"]({ entryId: "x" }),
+      () => handlers["session.archive"]({ entryId: "x" }),
+      () => handlers["session.unarchive"]({ entryId: "x" }),
+      () => handlers["session.addNote"]({ text: "x" }),
+      () => handlers["session.editContext"]({ targetId: "x", replacement: null }),
+      () => handlers["session.undo"]({}),
+      () => handlers["session.export"]({ format: "markdown" }),
+      () => handlers["session.openInPi"]({}),
     ]) {
       await expect(call()).rejects.toMatchObject({ code: "refused" });
     }

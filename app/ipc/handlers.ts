@@ -10,8 +10,10 @@
 import type { AppInfo, ArborHandlers } from "../../shared/ipc/contract.ts";
 import type { LibraryView } from "../library-view/library-view.ts";
 import type { PreferencesFile } from "../preferences/preferences-file.ts";
+import type { SessionManagement } from "../session-manage/session-management.ts";
 import type { SessionActions } from "../session-view/session-actions.ts";
 import type { SessionViews } from "../session-view/session-views.ts";
+import type { SessionWrites } from "../session-view/session-writes.ts";
 
 export interface HandlerServices {
   info: Omit<AppInfo, "theme">;
@@ -19,6 +21,8 @@ export interface HandlerServices {
   library: LibraryView;
   sessions: SessionViews;
   actions: SessionActions;
+  writes: SessionWrites;
+  management: SessionManagement;
 }
 
 export function createArborHandlers({
@@ -27,6 +31,8 @@ export function createArborHandlers({
   library,
   sessions,
   actions,
+  writes,
+  management,
 }: HandlerServices): ArborHandlers {
   return {
     "app.info": async () => ({ ...info, theme: preferences.current.theme }),
@@ -41,10 +47,27 @@ export function createArborHandlers({
     "session.context": async ({ leafId, llm }) => sessions.requireCurrent().context(leafId, llm ?? false),
     "session.entry": async ({ entryId }) => sessions.requireCurrent().entry(entryId),
     "session.search": async ({ query, limit }) => sessions.requireCurrent().search(query, limit),
-    "session.setLabel": ({ targetId, label }) => actions.setLabel(targetId, label),
-    "session.rename": ({ name }) => actions.rename(name),
-    "session.fork": ({ entryId, position }) => actions.fork(entryId, position),
-    "session.clone": () => actions.clone(),
     "session.new": ({ projectId }) => actions.newSession(projectId),
+    // Managing sessions (issue 19)
+    "session.setLabel": ({ targetId, label, confirmLive }) =>
+      writes.write({ kind: "label", targetId, label }, confirmLive),
+    "session.rename": ({ name, confirmLive }) => writes.write({ kind: "name", name }, confirmLive),
+    "session.continueFrom": ({ entryId, summary, confirmLive }) =>
+      writes.write({ kind: "continue", entryId, summary }, confirmLive),
+    "session.archive": ({ entryId, confirmLive }) =>
+      writes.write({ kind: "archive", targetId: entryId, archived: true }, confirmLive),
+    "session.unarchive": ({ entryId, confirmLive }) =>
+      writes.write({ kind: "archive", targetId: entryId, archived: false }, confirmLive),
+    "session.addNote": ({ text, at, confirmLive }) => writes.write({ kind: "note", text, at }, confirmLive),
+    "session.editContext": ({ targetId, replacement, at, confirmLive }) =>
+      writes.write({ kind: "context-edit", targetId, replacement, at }, confirmLive),
+    "session.undo": ({ entryId, confirmLive }) => writes.write({ kind: "undo", entryId }, confirmLive),
+    "session.fork": ({ entryId, position }) => actions.fork(entryId, position),
+    "session.clone": ({ leafId }) => actions.clone(leafId),
+    "session.trash": ({ sessionId, confirmLive }) => management.trash(sessionId, confirmLive),
+    "session.restore": ({ trashId }) => management.restore(trashId),
+    "session.export": ({ sessionId, leafId, format }) => management.export(sessionId, leafId, format),
+    "session.openInPi": ({ sessionId }) => management.openInPi(sessionId),
+    "session.import": ({ projectId, content, fileName }) => management.import(projectId, content, fileName),
   };
 }

@@ -24,8 +24,12 @@ import { createParseCache, type ParseCache } from "../store/parse-cache.ts";
 import type { ArborHandlers } from "../../shared/ipc/contract.ts";
 import { type DemoSource, LibraryView } from "../library-view/library-view.ts";
 import type { Disposable } from "../../shared/lifecycle/disposable.ts";
+import type { Launcher } from "../session-manage/open-in-pi.ts";
+import { SessionManagement } from "../session-manage/session-management.ts";
+import { type TrashFunction, TrashBin } from "../session-manage/trash-bin.ts";
 import { SessionActions } from "../session-view/session-actions.ts";
 import { SessionViews } from "../session-view/session-views.ts";
+import { SessionWrites } from "../session-view/session-writes.ts";
 import { PreferencesFile } from "../preferences/preferences-file.ts";
 import { createEventHub, type EventHub, type EventSink } from "./event-sink.ts";
 import { createArborHandlers } from "./handlers.ts";
@@ -56,6 +60,12 @@ export interface ArborHostOptions {
   shared?: SharedHostParts | undefined;
   /** The preferences file (default: `preferences.json` in `dataDir`); the desktop app's shell opens it first. */
   preferences?: PreferencesFile | undefined;
+  /** Moves a file to the system's trash (default: the npm `trash` library; the desktop app: `shell.trashItem`). */
+  trashFile?: TrashFunction | undefined;
+  /** Starts the terminal for "Open in Pi" (default: a detached child process). */
+  launcher?: Launcher | undefined;
+  /** The desktop app's open dialog for `session.import` (none under `arbor serve`). */
+  chooseImportFile?: (() => Promise<string | null>) | undefined;
 }
 
 /** The parts of a host every window of the process shares. */
@@ -64,11 +74,13 @@ export interface SharedHostParts {
   openMarks: OpenMarks;
   recentSessions: RecentSessions;
   preferences: PreferencesFile;
+  /** What the process's windows moved to the trash, to restore from any of them. */
+  trashBin: TrashBin;
 }
 
 /** The library, open marks and preferences for the windows of one process (`ArborHostOptions.shared`). */
 export function createSharedHostParts(
-  options: Pick<ArborHostOptions, "roots" | "extraFolders" | "dataDir" | "env" | "preferences">,
+  options: Pick<ArborHostOptions, "roots" | "extraFolders" | "dataDir" | "env" | "preferences" | "trashFile">,
 ): SharedHostParts & { dispose(): Promise<void> } {
   const library = libraryFor(options);
   const openMarks = createOpenMarks();
@@ -79,6 +91,7 @@ export function createSharedHostParts(
     openMarks,
     recentSessions,
     preferences,
+    trashBin: new TrashBin({ trash: options.trashFile }),
     async dispose() {
       await library.dispose();
       recentSessions.dispose();
@@ -116,6 +129,10 @@ export interface WindowServicesOptions {
   version: string;
   /** The process's preferences: the theme is read and chosen through them. */
   preferences: PreferencesFile;
+  /** The process's record of trashed sessions (default: one for this window). */
+  trashBin?: TrashBin | undefined;
+  launcher?: Launcher | undefined;
+  chooseImportFile?: (() => Promise<string | null>) | undefined;
   /** When the first scan finds no session files, the demo library is listed instead (`demo: true`). */
   demoSource?: DemoSource | undefined;
   /** The process's "open" marks for the listing (default: none are marked). */
@@ -139,6 +156,8 @@ export interface WindowServices extends Disposable {
   readonly library: LibraryView;
   readonly sessions: SessionViews;
   readonly actions: SessionActions;
+  readonly writes: SessionWrites;
+  readonly management: SessionManagement;
 }
 
 export function createWindowServices(options: WindowServicesOptions): WindowServices {
@@ -162,8 +181,19 @@ export function createWindowServices(options: WindowServicesOptions): WindowServ
     onInternalError: options.onInternalError,
   });
   const actions = new SessionActions({ runtime, views: sessions, library, ids, events });
-  const info = { version: options.version, transport: options.transport };
+  const writes = new SessionWrites(runtime);
   const { preferences } = options;
+  const management = new SessionManagement({
+    runtime,
+    library,
+    ids,
+    events,
+    preferences,
+    trashBin: options.trashBin ?? new TrashBin(),
+    launcher: options.launcher,
+    chooseImportFile: options.chooseImportFile,
+  });
+  const info = { version: options.version, transport: options.transport };
   // A theme chosen anywhere (this window, another, the desktop app's menu) reaches this window's renderer.
   let theme = preferences.current.theme;
   const themeChanges = preferences.onDidChange((next) => {
@@ -172,10 +202,12 @@ export function createWindowServices(options: WindowServicesOptions): WindowServ
     events.emit("app.themeChanged", { theme });
   });
   return {
-    handlers: createArborHandlers({ info, preferences, library, sessions, actions }),
+    handlers: createArborHandlers({ info, preferences, library, sessions, actions, writes, management }),
     library,
     sessions,
     actions,
+    writes,
+    management,
     dispose() {
       themeChanges.dispose();
       actions.dispose();
@@ -218,6 +250,7 @@ export function createArborHost(options: ArborHostOptions): ArborHost {
   const openMarks = shared?.openMarks ?? createOpenMarks();
   const recentSessions = shared?.recentSessions ?? createRecentSessions({ dataDir: options.dataDir });
   const preferences = shared?.preferences ?? options.preferences ?? preferencesIn(options.dataDir);
+  const trashBin = shared?.trashBin ?? new TrashBin({ trash: options.trashFile });
   let windowServices: WindowServices | undefined;
   const runtime = new SessionRuntime({
     openSession: options.openSession ?? fileSessionFactory({ parseCache: parseCacheIn(options.dataDir) }),
@@ -243,6 +276,9 @@ export function createArborHost(options: ArborHostOptions): ArborHost {
     openMarks,
     onInternalError: options.onInternalError,
     afterReplies: options.afterReplies,
+    trashBin,
+    launcher: options.launcher,
+    chooseImportFile: options.chooseImportFile,
   });
   const created = windowServices;
   let closing: Promise<void> | undefined;

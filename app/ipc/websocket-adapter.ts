@@ -17,14 +17,17 @@
 
 import type { WebSocket } from "ws";
 import { requestErrors } from "../../shared/error-texts.ts";
-import type { ArborErrorPayload, ArborHandlers } from "../../shared/ipc/contract.ts";
+import { type ArborErrorPayload, type ArborHandlers, MAX_IMPORT_BYTES } from "../../shared/ipc/contract.ts";
 import { type Disposable, DisposableObject, NONE, toDisposable } from "../../shared/lifecycle/disposable.ts";
 import { stringifyWire } from "../../shared/ipc/wire-json.ts";
 import { type DispatchOptions, dispatch, wireEvent } from "./bind.ts";
 import type { EventHub } from "./event-sink.ts";
 
-/** Largest request accepted (the server also limits frames). */
-export const MAX_MESSAGE_BYTES = 1 << 20;
+/**
+ * Largest request accepted (the server also limits frames): room for a
+ * `session.import` of `MAX_IMPORT_BYTES` with the escapes JSON adds to it.
+ */
+export const MAX_MESSAGE_BYTES = 3 * MAX_IMPORT_BYTES;
 
 export interface WebSocketAdapterOptions extends DispatchOptions {
   handlers: ArborHandlers;

@@ -14,6 +14,14 @@ describe("shell preferences", () => {
     expect(parsePreferences(serializePreferences(preferences))).toEqual(preferences);
   });
 
+  it("keeps a terminal command of non-empty words, and drops any other", () => {
+    const preferences = { recentFiles: [], theme: "system" as const, terminalCommand: ["kitty", "--"] };
+    expect(parsePreferences(serializePreferences(preferences))).toEqual(preferences);
+    for (const terminalCommand of [[], ["kitty", ""], "kitty -e", [3]]) {
+      expect(parsePreferences(JSON.stringify({ terminalCommand }))).toEqual(DEFAULT_PREFERENCES);
+    }
+  });
+
   it("falls back to the defaults for a missing or damaged file", () => {
     for (const text of [null, "", "{", "42", '{"recentFiles":"x","theme":"purple"}']) {
       expect(parsePreferences(text)).toEqual(DEFAULT_PREFERENCES);

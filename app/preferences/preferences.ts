@@ -1,8 +1,9 @@
 /**
  * Arbor's own small preferences, kept as JSON in its data folder (Electron's
- * userData; the same folder `arbor serve` uses): the theme choice, and the
- * recent session files of the desktop app's Open Recent menu. Pure parsing
- * and updating; preferences-file.ts reads and writes the file.
+ * userData; the same folder `arbor serve` uses): the theme choice, the
+ * recent session files of the desktop app's Open Recent menu, and the
+ * terminal "Open in Pi" runs Pi in. Pure parsing and updating;
+ * preferences-file.ts reads and writes the file.
  */
 
 export type ThemeSource = "system" | "light" | "dark";
@@ -12,6 +13,12 @@ export interface AppPreferences {
   recentFiles: string[];
   /** "system" follows the OS. */
   theme: ThemeSource;
+  /**
+   * The words that run a command in a terminal, Pi's command following them
+   * (say `["kitty", "--"]`); absent: the platform's default (see
+   * app/session-manage/open-in-pi.ts).
+   */
+  terminalCommand?: string[];
 }
 
 export const MAX_RECENT = 10;
@@ -34,7 +41,16 @@ export function parsePreferences(text: string | null): AppPreferences {
     ? record.recentFiles.filter((item): item is string => typeof item === "string" && item.length > 0)
     : [];
   const theme = THEMES.find((name) => name === record.theme) ?? "system";
-  return { recentFiles: [...new Set(recent)].slice(0, MAX_RECENT), theme };
+  const parsed: AppPreferences = { recentFiles: [...new Set(recent)].slice(0, MAX_RECENT), theme };
+  const terminal = record.terminalCommand;
+  if (
+    Array.isArray(terminal) &&
+    terminal.length > 0 &&
+    terminal.every((word) => typeof word === "string" && word.length > 0)
+  ) {
+    parsed.terminalCommand = terminal as string[];
+  }
+  return parsed;
 }
 
 export function serializePreferences(preferences: AppPreferences): string {

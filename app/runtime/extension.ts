@@ -125,7 +125,8 @@ export interface RuntimeActions {
     options?: ReplaceOptions & { sessionDir?: string | undefined },
   ): Promise<ReplaceResult>;
   fork(entryId: string, options: ReplaceOptions & { position: "before" | "at" }): Promise<ReplaceResult>;
-  clone(options?: ReplaceOptions): Promise<ReplaceResult>;
+  /** A fork at `leafId` (default the file's leaf), as Pi's `/clone`. */
+  clone(options?: ReplaceOptions & { leafId?: string | undefined }): Promise<ReplaceResult>;
 }
 
 export interface ExtensionContext {

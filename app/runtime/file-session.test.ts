@@ -172,6 +172,33 @@ describe("FileSession: appends", () => {
     expect(session.index.leafId).toBe(fresh.leafId);
   });
 
+  it("a user's write into a live file waits for confirmation: refused with nothing written, then written", async () => {
+    // The sample was written just now: a Pi may be writing it.
+    const before = readFileSync(path, "utf8");
+    const refusal = session.write({ kind: "archive", targetId: SAMPLE_IDS.u2, archived: true });
+    await expect(refusal).rejects.toMatchObject({ code: "conflict", reason: "live" });
+    await expect(refusal).rejects.toThrow(/Pi is writing this session.*Confirm to write anyway/);
+    expect(readFileSync(path, "utf8")).toBe(before);
+    // A request that is refused anyway says why first.
+    await expect(session.write({ kind: "archive", targetId: "nope", archived: true })).rejects.toMatchObject({
+      code: "not-found",
+    });
+    const written = await session.write(
+      { kind: "archive", targetId: SAMPLE_IDS.u2, archived: true },
+      { confirmLive: true },
+    );
+    expect(written).toMatchObject({ wasLive: true, movedResumePoint: false, previousLeafId: SAMPLE_IDS.l1 });
+    // Once the other writer's change is old, Arbor's own writes do not make the file live.
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(path, old, old);
+    const undo = await session.write({ kind: "undo" });
+    expect(undo).toMatchObject({ wasLive: false, undid: { entryId: written.entryId, kind: "archive" } });
+    await session.write({ kind: "name", name: "ours" });
+    // Another writer's line makes it live again.
+    appendFileSync(path, piUserLine("cc000009", undo.entryId, "Pi again"));
+    await expect(session.write({ kind: "name", name: "x" })).rejects.toMatchObject({ reason: "live" });
+  });
+
   it("reads what another writer appended first, and appends below that writer's leaf", async () => {
     // Not followed: the session has not seen Pi's line when the label is asked for.
     appendFileSync(path, piUserLine("cc000004", SAMPLE_IDS.l1, "Pi was here"));

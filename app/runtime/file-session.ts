@@ -4,23 +4,19 @@
  * re-created or rewritten; `append.ts` makes the only writes into it. This
  * wrapper owns the store and only translates: the store's events into the
  * session's (node ids instead of nodes), `follow()` into a disposable, and
- * label and name changes into `store.append` as children of the file's leaf.
+ * the user's writes into `store.append` (app/store/session-writes.ts).
  */
 
 import type { EntryReader } from "../../shared/session/entry-reader.ts";
 import type { ParseMode } from "../../shared/session/parse.ts";
 import type { SessionIndex } from "../../shared/session/tree-index.ts";
-import {
-  AppendError,
-  type AppendResult,
-  type AppendTarget,
-  appendLabel,
-  appendSessionName,
-} from "../store/append.ts";
+import { AppendError } from "../store/append.ts";
 import type { FollowOptions } from "../store/follower.ts";
+import { requireConfirmedIfLive } from "../store/live-file.ts";
 import type { ParseCache } from "../store/parse-cache.ts";
 import type { SavedView } from "../store/saved-view.ts";
 import { SessionStore } from "../store/session-store.ts";
+import { type SessionWrite, type WriteOutcome, writeSessionEntry } from "../store/session-writes.ts";
 import {
   type Disposable,
   DisposableObject,
@@ -34,6 +30,7 @@ import type {
   OpenSessionFactory,
   SessionAppendEvent,
   SessionReloadEvent,
+  WriteOptions,
 } from "./open-session.ts";
 
 export interface FileSessionOptions {
@@ -164,31 +161,34 @@ export class FileSession extends DisposableObject implements OpenSession {
     this.store.sync();
   }
 
-  appendLabel(targetId: string, label: string | null): Promise<AppendOutcome> {
-    return this.append(appendLabel, (leafId) => ({ leafId, targetId, label }));
+  /** Extensions write as before, live file or not (the user did not ask for these writes). */
+  async appendLabel(targetId: string, label: string | null): Promise<AppendOutcome> {
+    const { entryId, wasLive } = await this.write({ kind: "label", targetId, label }, { confirmLive: true });
+    return { entryId, wasLive };
   }
 
-  appendSessionName(name: string): Promise<AppendOutcome> {
-    return this.append(appendSessionName, (leafId) => ({ leafId, name }));
+  async appendSessionName(name: string): Promise<AppendOutcome> {
+    const { entryId, wasLive } = await this.write({ kind: "name", name }, { confirmLive: true });
+    return { entryId, wasLive };
   }
 
   /**
-   * Reads what changed first, then appends as a child of the file's leaf. A
+   * Reads what changed first, then appends (see `app/store/session-writes.ts`
+   * for where each entry goes). A live file is refused unless confirmed,
+   * once the request is known to be otherwise valid. A
    * conflict (another writer appended in between) is tried again on the new
-   * bytes; every other refusal is the store's `AppendError`.
+   * bytes, which then count as live; every other refusal is the store's `AppendError`.
    */
-  private async append<O>(
-    write: (target: AppendTarget, options: O) => AppendResult,
-    options: (leafId: string | null) => O,
-  ): Promise<AppendOutcome> {
+  async write(write: SessionWrite, options: WriteOptions = {}): Promise<WriteOutcome> {
     this.assertOpen();
     for (let attempt = 1; ; attempt++) {
       this.store.sync();
       // Noted before the write: afterwards the file's time is this session's own.
-      this.noteForeignChange();
+      const foreignChangeMs = this.noteForeignChange();
+      // Asked only of a request that is otherwise fine: an unknown entry is said first.
+      const beforeWrite = () => requireConfirmedIfLive(this.path, options.confirmLive, { foreignChangeMs });
       try {
-        const { entryId, wasLive } = this.store.append(write, options(this.store.index.leafId));
-        return { entryId, wasLive };
+        return this.store.append(writeSessionEntry, { write, reader: this.store.reader, beforeWrite });
       } catch (error) {
         const retry =
           error instanceof AppendError && error.reason === "changed-on-disk" && attempt < APPEND_ATTEMPTS;

@@ -8,6 +8,7 @@
 import type { EntryReader } from "../../shared/session/entry-reader.ts";
 import type { SessionIndex } from "../../shared/session/tree-index.ts";
 import type { SavedView } from "../store/saved-view.ts";
+import type { SessionWrite, WriteOutcome } from "../store/session-writes.ts";
 import type { Disposable } from "../../shared/lifecycle/disposable.ts";
 import type { Event } from "../../shared/lifecycle/event.ts";
 
@@ -73,6 +74,17 @@ export interface OpenSession extends Disposable {
   appendLabel(targetId: string, label: string | null): Promise<AppendOutcome>;
   /** Appends a session_info entry with the name (an empty name clears it, Pi's rule). */
   appendSessionName(name: string): Promise<AppendOutcome>;
+  /**
+   * Appends the entry a user's action stands for (`SessionWrite`). A live
+   * file (see app/store/live-file.ts) is refused with "conflict" unless
+   * `confirmLive`; `appendLabel` and `appendSessionName` (extensions) always write.
+   */
+  write(write: SessionWrite, options?: WriteOptions): Promise<WriteOutcome>;
+}
+
+export interface WriteOptions {
+  /** The user confirmed writing although a Pi may be writing the file. */
+  confirmLive?: boolean | undefined;
 }
 
 /** Opens one session file; throws (an `ArborError`, or a Node error the caller maps) when it cannot. */

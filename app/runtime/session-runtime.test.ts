@@ -219,6 +219,64 @@ describe("SessionRuntime: the order of a replacement", () => {
   });
 });
 
+describe("SessionRuntime: clone at a leaf, fork at any entry, close", () => {
+  it("clones the branch ending at a given leaf, with the events of a clone, and refuses an unknown one", async () => {
+    const log: string[] = [];
+    const runtime = createRuntime({ extensions: [loggingExtension(log)] });
+    await runtime.switchSession(pathA);
+    log.length = 0;
+    await runtime.clone({ leafId: SAMPLE_IDS.a2 });
+    expect(log).toEqual([
+      "before_fork at clone",
+      "shutdown clone A",
+      "dispose A",
+      "activate new",
+      "start clone new after A",
+    ]);
+    const clone = runtime.session!;
+    expect(clone.index.header?.parentSession).toBe(pathA);
+    // The path to a2, then the label of u2 made again: the clone's leaf.
+    expect(clone.index.entries.map((entry) => entry.type)).toEqual([
+      "message",
+      "message",
+      "message",
+      "message",
+      "label",
+    ]);
+    expect(clone.index.labels.get(SAMPLE_IDS.u2)?.label).toBe("checkpoint");
+    await expect(runtime.clone({ leafId: "nope" })).rejects.toMatchObject({ code: "not-found" });
+    expect(runtime.session).toBe(clone);
+  });
+
+  it("forks at entries Pi's /fork does not offer: an assistant message, a thinking level change, a compaction", async () => {
+    const runtime = createRuntime();
+    for (const entryId of [SAMPLE_IDS.a3, SAMPLE_IDS.t1, SAMPLE_IDS.c1]) {
+      await runtime.switchSession(pathA);
+      await runtime.fork(entryId, { position: "at" });
+      expect(runtime.session!.index.leafId).toBe(entryId);
+      expect(runtime.session!.path).not.toBe(pathA);
+    }
+  });
+
+  it("closeSession shuts the session down and makes its contexts stale; the runtime opens another after", async () => {
+    const log: string[] = [];
+    const extension = loggingExtension(log);
+    const runtime = createRuntime({ extensions: [extension] });
+    await runtime.switchSession(pathA);
+    const context = runtime.context!;
+    log.length = 0;
+    await runtime.closeSession();
+    expect(log).toEqual(["shutdown quit A", "dispose A"]);
+    expect(runtime.session).toBeUndefined();
+    expect(() => context.session.index).toThrow(StaleContextError);
+    expect(() => extension.contexts[0]!.session.path).toThrow(StaleContextError);
+    await runtime.closeSession();
+    log.length = 0;
+    await runtime.switchSession(pathB);
+    expect(log).toEqual(["activate B", "start startup B after -"]);
+  });
+});
+
 describe("SessionRuntime: cancellation", () => {
   for (const kind of ["switch", "new", "fork", "clone"] as const) {
     it(`a cancelled ${kind} leaves everything as it was`, async () => {

@@ -30,22 +30,19 @@ import {
   toDisposable,
 } from "../../shared/lifecycle/disposable.ts";
 import type { StaleReason } from "./errors.ts";
-import {
-  type ArborExtension,
-  ContextHost,
-  emitExtensionEvent,
-  type ExtensionContext,
-  type ExtensionErrorHandler,
-  type ExtensionEventMap,
-  type ExtensionEventName,
-  type ReplaceOptions,
-  type ReplaceResult,
-  type RuntimeActions,
-  type StartReason,
+import type {
+  ArborExtension,
+  ExtensionContext,
+  ExtensionErrorHandler,
+  ReplaceOptions,
+  ReplaceResult,
+  RuntimeActions,
+  StartReason,
 } from "./extension.ts";
 import type { OpenSession, OpenSessionFactory, SessionFiles } from "./open-session.ts";
 import { type CwdServices, type CwdServicesFactory, createCwdServicesFactory } from "./services.ts";
 import { createSessionFiles } from "./session-files.ts";
+import { SessionScope } from "./session-scope.ts";
 import { openFileSession } from "./file-session.ts";
 
 /** Given to the host's rebind callback after every replacement. */
@@ -75,72 +72,9 @@ export interface SessionRuntimeOptions {
   beforeInvalidate?: (() => void) | undefined;
 }
 
-/** The id of the context `withSession` and the host receive. */
-export const HOST_CONTEXT_ID = "arbor.host";
+export { HOST_CONTEXT_ID } from "./session-scope.ts";
 
 const NO_RESULT: ReplaceResult = { cancelled: false, cancelledBy: undefined, selectedText: undefined };
-
-/** One session and everything it owns. */
-class SessionScope extends DisposableObject {
-  readonly hosts: ContextHost[] = [];
-  readonly hostContext: ContextHost;
-  private staleReason: StaleReason = "quit";
-
-  constructor(
-    readonly session: OpenSession,
-    readonly services: CwdServices,
-    private readonly actions: RuntimeActions,
-  ) {
-    super();
-    // Registered first so they are disposed last: contexts go before what they read.
-    this.register(session);
-    this.register(services);
-    this.hostContext = this.register(new ContextHost(HOST_CONTEXT_ID, { session, services }, actions));
-  }
-
-  async activate(extension: ArborExtension, onError: ExtensionErrorHandler): Promise<void> {
-    const host = this.register(new ContextHost(extension.id, this.target(), this.actions));
-    this.hosts.push(host);
-    try {
-      await extension.activate(host.context);
-    } catch (error) {
-      onError(error, { extensionId: extension.id, during: "activate" });
-    }
-  }
-
-  deactivate(extensionId: string): void {
-    const at = this.hosts.findIndex((host) => host.extensionId === extensionId);
-    if (at < 0) return;
-    const [host] = this.hosts.splice(at, 1);
-    host!.markStale("removed");
-    this.disposables.delete(host!);
-  }
-
-  emit<E extends ExtensionEventName>(
-    name: E,
-    event: ExtensionEventMap[E],
-    onError: ExtensionErrorHandler,
-  ): Promise<{ cancelledBy: string | undefined }> {
-    // The host's context (the one `withSession` gets) hears events too, after the extensions.
-    return emitExtensionEvent([...this.hosts, this.hostContext], name, event, onError);
-  }
-
-  /** Every context goes stale with `reason` before anything is disposed. */
-  markStale(reason: StaleReason): void {
-    this.staleReason = reason;
-    for (const host of this.hosts) host.markStale(reason);
-    this.hostContext.markStale(reason);
-  }
-
-  override dispose(): void {
-    this.markStale(this.staleReason);
-    super.dispose();
-  }
-
-  private target() {
-    return { session: this.session, services: this.services };
-  }
-}
 
 interface Prepared {
   session: OpenSession;
@@ -328,11 +262,17 @@ export class SessionRuntime extends DisposableObject implements RuntimeActions {
     }, options);
   }
 
-  /** Copies the open session up to its leaf into a new file (Pi's `/clone`) and switches to it. */
-  async clone(options: ReplaceOptions = {}): Promise<ReplaceResult> {
+  /**
+   * Copies the open session up to a leaf (default the file's leaf: Pi's
+   * `/clone`) into a new file and switches to it.
+   */
+  async clone(options: ReplaceOptions & { leafId?: string | undefined } = {}): Promise<ReplaceResult> {
     return this.replace((current) => {
       const source = requireSession(current, "clone");
-      const leafId = source.index.leafId;
+      const leafId = options.leafId ?? source.index.leafId;
+      if (leafId !== null && !source.index.nodes.has(leafId)) {
+        throw new ArborError("not-found", `There is no entry "${leafId}" in this session to clone.`);
+      }
       return {
         before: (scope) =>
           scope.emit(
@@ -348,6 +288,27 @@ export class SessionRuntime extends DisposableObject implements RuntimeActions {
         startReason: "clone",
       };
     }, options);
+  }
+
+  /**
+   * Closes the open session without opening another (its file is going
+   * away): `session_shutdown` (reason `quit`), its contexts stale, disposed.
+   * The runtime stays usable; the next switch starts as the first did.
+   */
+  async closeSession(): Promise<void> {
+    this.assertUsable();
+    await this.enqueue(async () => {
+      const scope = this.scope.value;
+      if (!scope) return;
+      await scope.emit(
+        "session_shutdown",
+        { reason: "quit", targetSessionFile: undefined },
+        this.onExtensionError,
+      );
+      scope.markStale("quit");
+      this.options.beforeInvalidate?.();
+      this.scope.clear();
+    });
   }
 
   /** Shuts the session down (`session_shutdown` with reason `quit`) and disposes everything. */

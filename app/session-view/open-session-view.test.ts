@@ -98,14 +98,14 @@ describe("changes made by other writers", () => {
     const old = new Date(Date.now() - 60_000);
     utimesSync(samplePath, old, old);
     const created = fixture.host();
-    const { actions } = created.windowServices;
+    const { actions, writes } = created.windowServices;
     const { view } = await openSample(created);
     expect(view.live).toBe(false);
-    const label = await actions.setLabel(SAMPLE_IDS.u1, "x");
+    const label = await writes.write({ kind: "label", targetId: SAMPLE_IDS.u1, label: "x" }, undefined);
     expect(label.wasLive).toBe(false);
     // Arbor's own label a moment ago does not make the file look like a Pi is writing it...
     expect(current(created)!.live).toBe(false);
-    const rename = await actions.rename("y");
+    const rename = await writes.write({ kind: "name", name: "y" }, undefined);
     expect(rename.wasLive).toBe(false);
     expect(current(created)!.live).toBe(false);
     // ...another writer's line does.
@@ -119,7 +119,10 @@ describe("changes made by other writers", () => {
         timestamp: new Date().toISOString(),
       }),
     );
-    expect((await actions.setLabel(SAMPLE_IDS.u1, "z")).wasLive).toBe(true);
+    // A live file is written only once the user confirms.
+    const z = { kind: "label", targetId: SAMPLE_IDS.u1, label: "z" } as const;
+    await expect(writes.write(z, undefined)).rejects.toMatchObject({ code: "conflict" });
+    expect((await writes.write(z, true)).wasLive).toBe(true);
     // The other writer's line is still the last foreign change: live, though Arbor wrote after it.
     expect(current(created)!.live).toBe(true);
     // A file Arbor writes whole (a clone, a fork) is its own: not live, though it is seconds old.

@@ -1,20 +1,19 @@
 /**
- * What a window does to its session: open another, write to the open one
- * (a label, a name), and replace it with a fork, a clone or a new session,
- * each answered with the view of the session it leaves open. Every switch,
- * whoever asked for it (a request, the menu, the command line), is
+ * What a window does to its session: open another, and replace it with a
+ * fork, a clone or a new session, each answered with the view of the session
+ * it leaves open (writes into the open session: session-writes.ts). Every
+ * switch, whoever asked for it (a request, the menu, the command line), is
  * announced with `session.switched`.
  */
 
 import { dirname } from "node:path";
 import { fileErrors, replacements, sessionErrors } from "../../shared/error-texts.ts";
-import { type AppendResult, ArborError, type SessionView } from "../../shared/ipc/contract.ts";
+import { ArborError, type ForkFields, type SessionView } from "../../shared/ipc/contract.ts";
 import type { EventSink } from "../ipc/event-sink.ts";
 import type { IssuedIds } from "../ipc/issued-ids.ts";
 import type { LibraryView } from "../library-view/library-view.ts";
 import { DisposableObject } from "../../shared/lifecycle/disposable.ts";
 import type { ReplaceResult, StartReason } from "../runtime/extension.ts";
-import type { AppendOutcome } from "../runtime/open-session.ts";
 import type { SessionRuntime } from "../runtime/session-runtime.ts";
 import { requireOpenSession, type SessionViews } from "./session-views.ts";
 
@@ -79,24 +78,19 @@ export class SessionActions extends DisposableObject {
     return this.replaced(await runtime.switchSession(path), replacements.open);
   }
 
-  async setLabel(targetId: string, label: string | null): Promise<AppendResult> {
-    return appendResult(await requireOpenSession(this.options.runtime).appendLabel(targetId, label));
-  }
-
-  async rename(name: string): Promise<AppendResult> {
-    return appendResult(await requireOpenSession(this.options.runtime).appendSessionName(name));
-  }
-
-  async fork(entryId: string, position: "before" | "at"): Promise<SessionView> {
+  /** A fork at any entry, or before a user message (whose text comes back to be edited). */
+  async fork(entryId: string, position: "before" | "at"): Promise<SessionView & ForkFields> {
     const { runtime } = this.options;
     requireOpenSession(runtime);
-    return this.replaced(await runtime.fork(entryId, { position }), replacements.fork, true);
+    const result = await runtime.fork(entryId, { position });
+    return { ...this.replaced(result, replacements.fork, true), selectedText: result.selectedText ?? null };
   }
 
-  async clone(): Promise<SessionView> {
+  /** A copy of the branch ending at `leafId` (default the file's leaf). */
+  async clone(leafId?: string): Promise<SessionView> {
     const { runtime } = this.options;
     requireOpenSession(runtime);
-    return this.replaced(await runtime.clone(), replacements.clone, true);
+    return this.replaced(await runtime.clone({ leafId }), replacements.clone, true);
   }
 
   /** A new session of the project, in the folder of its newest session (or of the open one, of that project). */
@@ -125,8 +119,4 @@ export class SessionActions extends DisposableObject {
     if (writtenHere) view.session.markWrittenHere();
     return view.view();
   }
-}
-
-function appendResult(outcome: AppendOutcome): AppendResult {
-  return { entryId: outcome.entryId, wasLive: outcome.wasLive };
 }

@@ -48,7 +48,13 @@ export type AppendFailure =
   | "missing-file"
   | "missing-parent"
   | "missing-target"
-  | "write-failed";
+  | "write-failed"
+  /** Written within `LIVE_WINDOW_MS`, or held open by another process, and not confirmed (live-file.ts). */
+  | "live"
+  /** The entry is not one an undo can reverse, or there is none (session-writes.ts). */
+  | "not-undoable"
+  /** The write would change nothing (archiving what is archived, continuing from the resume point). */
+  | "no-change";
 
 export class AppendError extends ArborError {
   declare readonly code: AppendErrorCode;
@@ -81,6 +87,12 @@ export interface AppendTarget {
   file: FileState | null;
   /** Size and mtime right after this writer's previous append: that write does not make the file "live". */
   lastOwnWrite?: { size: number; mtimeMs: number } | undefined;
+  /**
+   * Runs once the entry is known to be valid, just before the file is opened
+   * to write it; throwing stops the write (the live-file check: a request
+   * that would be refused anyway is refused for that first).
+   */
+  beforeWrite?: (() => void) | undefined;
 }
 
 export interface AppendResult {
@@ -422,6 +434,7 @@ function writeEntry(
   build: (id: string, timestamp: string) => Record<string, unknown>,
 ): AppendResult {
   requireWritableIndex(target);
+  target.beforeWrite?.();
   const entry = build(generateEntryId(target.index), new Date().toISOString());
   const bytes = Buffer.from(`${JSON.stringify(entry)}\n`, "utf8");
   const { path } = target;

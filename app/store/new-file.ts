@@ -351,8 +351,8 @@ function sessionCwd(index: SessionIndex): string {
   return typeof cwd === "string" ? resolvePiPath(cwd) : process.cwd();
 }
 
-/** The entries `createBranchedSession(leafId)` writes after the header. */
-function branchedEntries(
+/** The entries `createBranchedSession(leafId)` writes after the header (exports build on it too). */
+export function branchedEntries(
   index: SessionIndex,
   reader: EntryReader,
   leafId: string,

@@ -36,7 +36,7 @@ import { contentHash } from "./content-hash.ts";
  * `saved-view.test.ts` holds a digest of a view of a fixed file and fails
  * until both are updated. The wire format is checked on its own.
  */
-export const SAVED_VIEW_VERSION = 2;
+export const SAVED_VIEW_VERSION = 3;
 
 const FORMAT = "arbor-saved-view";
 

@@ -411,7 +411,10 @@ export class SessionStore extends DisposableObject {
    * so the index (and an `onDidAppend` event) has it before this returns.
    * Throws the writer's `AppendError` when it refuses.
    */
-  append<O>(write: (target: AppendTarget, options: O) => AppendResult, options: O): AppendResult {
+  append<O, R extends AppendResult = AppendResult>(
+    write: (target: AppendTarget, options: O) => R,
+    options: O,
+  ): R {
     const result = write(this.appendTarget(), options);
     this.lastOwnWrite = { size: result.size, mtimeMs: result.mtimeMs };
     this.sync();

@@ -14,7 +14,20 @@
 import type { AppliedContextEdit, CompactionInEffect } from "../session/context.ts";
 import type { Problem } from "../session/problems.ts";
 import type { AgentMessage, LlmMessage, ModelRef, SessionEntry } from "../session/types.ts";
+import type {
+  ContextReplacement,
+  ExportFormat,
+  ExportResult,
+  ForkFields,
+  ImportResult,
+  OpenInPiResult,
+  RestoreResult,
+  TrashResult,
+  WriteResult,
+} from "./session-management.ts";
 import type { SessionNodes } from "./session-nodes.ts";
+
+export * from "./session-management.ts";
 
 /** A session as the library lists it. `sessionId` is the main process's handle for it. */
 export interface SessionListItem {
@@ -98,6 +111,11 @@ export interface TreeNodeView {
   tokensBefore: number | null;
   /** context_edit entries: the entry they edit. */
   targetId: string | null;
+  /**
+   * Hidden by default as archived (Arbor's archive marker): the marker's
+   * target, or an entry below one (shared/session/arbor-entries.ts).
+   */
+  archived: boolean;
 }
 
 export interface SessionView {
@@ -175,6 +193,10 @@ export interface EntryDetail {
   entry: SessionEntry;
   line: number;
   problems: Problem[];
+  /** The entry's label and when it was set (the label entry's timestamp); null without one. */
+  label: { label: string; timestamp: string } | null;
+  /** The entry is archived (its own marker or one above it). */
+  archived: boolean;
 }
 
 /** The most ids one `session.search` answer carries (about 1 MB of them): every entry of a 100k session. */
@@ -187,12 +209,6 @@ export interface SessionSearchResult {
   entryIds: string[];
   /** More entries matched than the limit let through. */
   truncated: boolean;
-}
-
-export interface AppendResult {
-  entryId: string;
-  /** The file was modified within the last few seconds before the append. */
-  wasLive: boolean;
 }
 
 /** The window's colours: the operating system's choice, or always light, or always dark. */
@@ -219,11 +235,84 @@ export interface ArborRequests {
   "session.context": { params: { leafId: string | null; llm?: boolean }; result: ContextView };
   "session.entry": { params: { entryId: string }; result: EntryDetail };
   "session.search": { params: { query: string; limit?: number }; result: SessionSearchResult };
-  "session.setLabel": { params: { targetId: string; label: string | null }; result: AppendResult };
-  "session.rename": { params: { name: string }; result: AppendResult };
-  "session.fork": { params: { entryId: string; position: "before" | "at" }; result: SessionView };
-  "session.clone": { params: Record<string, never>; result: SessionView };
   "session.new": { params: { projectId: string }; result: SessionView };
+
+  // Managing sessions (issue 19; types and rules in session-management.ts).
+  // Writes into the open session, by entry id: one appended entry each. Without `confirmLive`,
+  // a live file is refused ("conflict") with nothing written.
+  /** Sets (a non-empty label) or clears (null or "") an entry's label. Pi's context and resume point stay. */
+  "session.setLabel": {
+    params: { targetId: string; label: string | null; confirmLive?: boolean };
+    result: WriteResult;
+  };
+  /** Names the session; "" clears the name (Pi's rule). Pi's context and resume point stay. */
+  "session.rename": { params: { name: string; confirmLive?: boolean }; result: WriteResult };
+  /**
+   * Makes `entryId` where Pi resumes next time it opens the file: a marker Pi
+   * leaves out of the context, or with `summary` Pi's branch summary of the
+   * branch left (then in the context), as the entry's child.
+   */
+  "session.continueFrom": {
+    params: { entryId: string; summary?: string; confirmLive?: boolean };
+    result: WriteResult;
+  };
+  /** Hides the branch below `entryId` (the entry included) from the default views. Pi sees no change. */
+  "session.archive": { params: { entryId: string; confirmLive?: boolean }; result: WriteResult };
+  "session.unarchive": { params: { entryId: string; confirmLive?: boolean }; result: WriteResult };
+  /**
+   * Adds a note to the model's context (a custom message) after `at`
+   * (default the file's leaf: away from it, Pi then resumes at the note).
+   */
+  "session.addNote": {
+    params: { text: string; at?: string; confirmLive?: boolean };
+    result: WriteResult;
+  };
+  /**
+   * Replaces (or with `replacement: null` drops) a message's contribution to
+   * the context from `at` (default the file's leaf; the target must be on the
+   * branch ending there). Only Pi 1.x honours it: Pi 0.73 ignores the entry.
+   * `session.context` before and after shows the effect.
+   */
+  "session.editContext": {
+    params: { targetId: string; replacement: ContextReplacement | null; at?: string; confirmLive?: boolean };
+    result: WriteResult;
+  };
+  /**
+   * Reverses the last label, name, archive or continue (or `entryId`, one of
+   * those) by appending the entry that restores what was before it.
+   */
+  "session.undo": { params: { entryId?: string; confirmLive?: boolean }; result: WriteResult };
+  // New files from the open session, switched to (`session.switched` follows).
+  /** A fork at any entry (`at`), or before a user message (`before`: Pi's /fork, its text returned). */
+  "session.fork": {
+    params: { entryId: string; position: "before" | "at" };
+    result: SessionView & ForkFields;
+  };
+  /** A copy of the branch ending at `leafId` (default the file's leaf: Pi's /clone). */
+  "session.clone": { params: { leafId?: string }; result: SessionView };
+  // Library sessions, by the ids Arbor issued (`sessionId` omitted: the open session).
+  /** Moves the session's file to the system's trash; the window's open session is closed first. */
+  "session.trash": { params: { sessionId: string; confirmLive?: boolean }; result: TrashResult };
+  /** Moves a file `session.trash` trashed (while Arbor runs) back where it was, never over a file. */
+  "session.restore": { params: { trashId: string }; result: RestoreResult };
+  /** The branch ending at `leafId` (default the file's leaf) as a file's content to save. */
+  "session.export": {
+    params: { sessionId?: string; leafId?: string | null; format: ExportFormat };
+    result: ExportResult;
+  };
+  /** Runs `pi --session <file>` in the user's terminal, or says what to run. */
+  "session.openInPi": { params: { sessionId?: string }; result: OpenInPiResult };
+  /**
+   * Checks a session file (as `arbor check`) and copies it, unchanged, into
+   * the project's session folder under a new Pi-style name. Under `arbor
+   * serve` the window sends the file's `content` (at most `MAX_IMPORT_BYTES`);
+   * in the desktop app, without `content`, the main process asks with its
+   * own open dialog (null: the user chose nothing).
+   */
+  "session.import": {
+    params: { projectId: string; content?: string; fileName?: string };
+    result: ImportResult | null;
+  };
 }
 
 export type RequestName = keyof ArborRequests;
@@ -258,6 +347,8 @@ export interface ArborEvents {
     path: string;
     reason: "open" | "new" | "fork" | "clone";
   };
+  /** The window's session was closed without another opened (its file was moved to the trash). */
+  "session.closed": { sessionId: string; reason: "trashed" };
 }
 
 export type EventName = keyof ArborEvents;
@@ -316,11 +407,23 @@ export const REQUEST_NAMES: readonly RequestName[] = [
   "session.context",
   "session.entry",
   "session.search",
+  "session.new",
+  // Managing sessions (issue 19)
   "session.setLabel",
   "session.rename",
+  "session.continueFrom",
+  "session.archive",
+  "session.unarchive",
+  "session.addNote",
+  "session.editContext",
+  "session.undo",
   "session.fork",
   "session.clone",
-  "session.new",
+  "session.trash",
+  "session.restore",
+  "session.export",
+  "session.openInPi",
+  "session.import",
 ];
 
 export const EVENT_NAMES: readonly EventName[] = [
@@ -331,4 +434,5 @@ export const EVENT_NAMES: readonly EventName[] = [
   "session.appended",
   "session.reloaded",
   "session.switched",
+  "session.closed",
 ];

@@ -12,6 +12,7 @@ import type { TreeNodeView } from "./contract.ts";
 import { IsoTimes } from "./iso-times.ts";
 import type { SessionNodeFields, SessionNodes } from "./session-nodes.ts";
 import {
+  ARCHIVED,
   HAS_TEXT,
   IS_ERROR,
   type NodeShape,
@@ -127,6 +128,7 @@ export class NodeTable implements SessionNodes {
     hasText: (i) => (this.wire.flags[i]! & HAS_TEXT) !== 0,
     preview: (i) => this.wire.previews[i]!,
     toolNames: (i) => this.toolNames(i),
+    archived: (i) => (this.wire.flags[i]! & ARCHIVED) !== 0,
   };
   readonly ids: readonly string[];
   /** Position of each node's parent in the list (`parents`), -1 for one named only by id, or none. */
@@ -260,6 +262,7 @@ export class NodeTable implements SessionNodes {
       stopReason: shape[3],
       tokensBefore: this.tokensBefore[i]!,
       targetId: this.targetIds[i]!,
+      archived: (flag & ARCHIVED) !== 0,
     };
     this.made[i] = view;
     return view;

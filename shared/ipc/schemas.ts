@@ -13,10 +13,13 @@ import {
   SESSION_SEARCH_MAX_LIMIT,
   THEME_PREFERENCES,
 } from "./contract.ts";
+import { EXPORT_FORMATS, MAX_IMPORT_BYTES } from "./session-management.ts";
 
 const ENTRY_ID = z.string().min(1).max(200);
 const HANDLE = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "not an id issued by Arbor");
 const NONE = z.strictObject({});
+/** The user confirmed writing into a session a Pi may be writing. */
+const CONFIRM = z.boolean().optional();
 
 export const requestSchemas: { [N in RequestName]: z.ZodType<RequestParams<N>> } = {
   "app.info": NONE,
@@ -38,14 +41,66 @@ export const requestSchemas: { [N in RequestName]: z.ZodType<RequestParams<N>> }
     query: z.string().max(1000),
     limit: z.number().int().min(1).max(SESSION_SEARCH_MAX_LIMIT).optional(),
   }) as z.ZodType<RequestParams<"session.search">>,
+  "session.new": z.strictObject({ projectId: HANDLE }),
+  // Managing sessions (issue 19)
   "session.setLabel": z.strictObject({
     targetId: ENTRY_ID,
     label: z.string().max(200).nullable(),
-  }),
-  "session.rename": z.strictObject({ name: z.string().max(500) }),
+    confirmLive: CONFIRM,
+  }) as z.ZodType<RequestParams<"session.setLabel">>,
+  "session.rename": z.strictObject({ name: z.string().max(500), confirmLive: CONFIRM }) as z.ZodType<
+    RequestParams<"session.rename">
+  >,
+  "session.continueFrom": z.strictObject({
+    entryId: ENTRY_ID,
+    summary: z.string().max(100_000).optional(),
+    confirmLive: CONFIRM,
+  }) as z.ZodType<RequestParams<"session.continueFrom">>,
+  "session.archive": z.strictObject({ entryId: ENTRY_ID, confirmLive: CONFIRM }) as z.ZodType<
+    RequestParams<"session.archive">
+  >,
+  "session.unarchive": z.strictObject({ entryId: ENTRY_ID, confirmLive: CONFIRM }) as z.ZodType<
+    RequestParams<"session.unarchive">
+  >,
+  "session.addNote": z.strictObject({
+    text: z.string().min(1).max(100_000),
+    at: ENTRY_ID.optional(),
+    confirmLive: CONFIRM,
+  }) as z.ZodType<RequestParams<"session.addNote">>,
+  "session.editContext": z.strictObject({
+    targetId: ENTRY_ID,
+    replacement: z.strictObject({ content: z.string().max(1_000_000) }).nullable(),
+    at: ENTRY_ID.optional(),
+    confirmLive: CONFIRM,
+  }) as z.ZodType<RequestParams<"session.editContext">>,
+  "session.undo": z.strictObject({ entryId: ENTRY_ID.optional(), confirmLive: CONFIRM }) as z.ZodType<
+    RequestParams<"session.undo">
+  >,
   "session.fork": z.strictObject({ entryId: ENTRY_ID, position: z.enum(["before", "at"]) }),
-  "session.clone": NONE,
-  "session.new": z.strictObject({ projectId: HANDLE }),
+  "session.clone": z.strictObject({ leafId: ENTRY_ID.optional() }) as z.ZodType<
+    RequestParams<"session.clone">
+  >,
+  "session.trash": z.strictObject({ sessionId: HANDLE, confirmLive: CONFIRM }) as z.ZodType<
+    RequestParams<"session.trash">
+  >,
+  "session.restore": z.strictObject({ trashId: HANDLE }),
+  "session.export": z.strictObject({
+    sessionId: HANDLE.optional(),
+    leafId: ENTRY_ID.nullable().optional(),
+    format: z.enum(EXPORT_FORMATS),
+  }) as z.ZodType<RequestParams<"session.export">>,
+  "session.openInPi": z.strictObject({ sessionId: HANDLE.optional() }) as z.ZodType<
+    RequestParams<"session.openInPi">
+  >,
+  "session.import": z.strictObject({
+    projectId: HANDLE,
+    // Measured in UTF-8 bytes by the handler, which says so in a sentence; this only bounds the work.
+    content: z
+      .string()
+      .max(MAX_IMPORT_BYTES * 4)
+      .optional(),
+    fileName: z.string().max(500).optional(),
+  }) as z.ZodType<RequestParams<"session.import">>,
 };
 
 /** Checks a request's name and parameters; throws `ArborError("invalid-request")` with what is wrong. */

@@ -112,6 +112,52 @@ describe("the node view cache and deltas", () => {
     expect(rebuilt).toBeGreaterThan(10);
   });
 
+  it("archive markers appended piece by piece: the archived flags of the delta's views equal a fresh read", () => {
+    for (let seed = 1; seed <= 24; seed++) {
+      const rng = new Rng(seed * 7);
+      const generated = generateSession({ seed, entryCount: 60 }).text;
+      const index = readSession(generated);
+      const ids = index.entries.map((entry) => entry.id);
+      let parentId = index.leafId;
+      let n = 0;
+      const lines: string[] = [];
+      const add = (entry: Record<string, unknown>) => {
+        const id = `ar${seed.toString(16)}${(n++).toString(16).padStart(4, "0")}`;
+        lines.push(JSON.stringify({ ...entry, id, parentId, timestamp: "2027-01-01T00:00:00.000Z" }));
+        parentId = id;
+        return id;
+      };
+      for (let i = 0; i < 8; i++) {
+        const targetId = rng.chance(0.3) && i > 0 ? parentId : rng.pick(ids);
+        add({ type: "custom", customType: "arbor.archive", data: { targetId, archived: rng.chance(0.7) } });
+        // Now and then an entry below an archived one: it is archived as it arrives.
+        if (rng.chance(0.4)) {
+          parentId = rng.pick(ids);
+          add({ type: "custom", customType: "other", data: {} });
+        }
+      }
+      const bytes = new TextEncoder().encode(`${generated}${lines.join("\n")}\n`);
+      const cuts = randomCuts(rng, bytes.length, 10).filter((cut) => cut > generated.length);
+      const mode: ParseMode = seed % 2 === 0 ? "structure" : "full";
+      const cache = new TreeNodeViewCache();
+      let view: SessionView | null = null;
+      let archived = 0;
+      for (const { index: stepIndex, reader } of readInPieces(
+        bytes,
+        [generated.length, ...cuts],
+        mode,
+        fileReader,
+      )) {
+        const changes = cache.update(stepIndex, reader);
+        const fresh = freshView(stepIndex, reader);
+        view = view === null ? fresh : applySessionDelta(view, deltaOf(view, stepIndex, changes));
+        expect(plainView(view), `seed ${seed}`).toEqual(plainView(fresh));
+        archived = fresh.nodes.toArray().filter((node) => node.archived).length;
+      }
+      if (seed === 1) expect(archived).toBeGreaterThan(0);
+    }
+  });
+
   it("an append in place builds the new entries' views and the ones they change, no other", () => {
     const text = generateSession({ seed: 17, entryCount: 200 }).text;
     const bytes = new TextEncoder().encode(text);

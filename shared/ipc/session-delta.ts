@@ -57,7 +57,8 @@ export function sameNodeView(a: TreeNodeView, b: TreeNodeView): boolean {
     a.hasText === b.hasText &&
     a.stopReason === b.stopReason &&
     a.tokensBefore === b.tokensBefore &&
-    a.targetId === b.targetId
+    a.targetId === b.targetId &&
+    a.archived === b.archived
   );
 }
 

@@ -28,6 +28,7 @@ const FIELDS = [
   "stopReason",
   "preview",
   "toolNames",
+  "archived",
 ] as const;
 
 /** The three lists of `nodes`: objects, columns as decoded, and the wire text. */
@@ -44,7 +45,11 @@ describe("a view's node list", () => {
   it("reads the same as objects, as columns and as wire text, field by field and node by node", () => {
     for (let seed = 70; seed < 85; seed++) {
       const index = readSession(generateSession({ seed, damage: seed % 2 === 0 }).text);
-      const nodes = treeNodeViews(index, inMemoryEntryReader(index));
+      // Some archived, as below an archive marker, so the flag travels both ways.
+      const nodes = treeNodeViews(index, inMemoryEntryReader(index)).map((node, i) => ({
+        ...node,
+        archived: i % 3 === 0,
+      }));
       for (const { what, list } of listsOf(nodes)) {
         const at = `seed ${seed}, ${what}`;
         expect(list.count, at).toBe(nodes.length);

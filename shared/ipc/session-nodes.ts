@@ -20,6 +20,8 @@ export interface SessionNodeFields extends NodeFields {
   preview(i: number): string;
   /** The tool names node `i` calls (may be shared with the list: not to be changed). */
   toolNames(i: number): readonly string[];
+  /** Node `i` is archived (hidden by default). */
+  archived(i: number): boolean;
 }
 
 export interface SessionNodes extends NodeList<TreeNodeView> {
@@ -69,6 +71,7 @@ class NodeObjects implements SessionNodes {
       stopReason: (i) => nodes[i]!.stopReason,
       preview: (i) => nodes[i]!.preview,
       toolNames: (i) => nodes[i]!.toolNames,
+      archived: (i) => nodes[i]!.archived,
     };
   }
 

@@ -14,6 +14,12 @@ import {
 } from "./contract.ts";
 import { sessionErrors } from "../error-texts.ts";
 import { depthFirst, sameNodeView } from "./session-delta.ts";
+import {
+  archivedTargets,
+  archiveMarkerOf,
+  isArchived,
+  isArchiveMarkerEntry,
+} from "../session/arbor-entries.ts";
 import { buildSessionProjection, contextGraphOf } from "../session/context.ts";
 import type { EntryReader } from "../session/entry-reader.ts";
 import { convertToLlm } from "../session/convert-to-llm.ts";
@@ -22,8 +28,17 @@ import type { Problem } from "../session/problems.ts";
 import type { SessionIndex, TreeNode } from "../session/tree-index.ts";
 import type { AgentMessage, SessionEntry } from "../session/types.ts";
 
-/** One node, small: facts from `reader.factsOfNode` (computed once per entry), no message body. */
-export function treeNodeView(index: SessionIndex, reader: EntryReader, node: TreeNode): TreeNodeView {
+/**
+ * One node, small: facts from `reader.factsOfNode` (computed once per entry),
+ * no message body. `archived` is the caller's: it follows from the node's
+ * ancestors, which a walk from the roots knows as it goes.
+ */
+export function treeNodeView(
+  index: SessionIndex,
+  reader: EntryReader,
+  node: TreeNode,
+  archived = false,
+): TreeNodeView {
   const entry = node.entry;
   const facts = reader.factsOfNode(node);
   const timestamp: unknown = entry.timestamp;
@@ -49,6 +64,7 @@ export function treeNodeView(index: SessionIndex, reader: EntryReader, node: Tre
     stopReason: facts.stopReason,
     tokensBefore: typeof tokensBefore === "number" ? tokensBefore : null,
     targetId: typeof targetId === "string" ? targetId : null,
+    archived,
   };
 }
 
@@ -69,12 +85,22 @@ export function treeNodeViews(index: SessionIndex, reader: EntryReader): TreeNod
       : index.nodes.get(childId)!;
   };
   const views: TreeNodeView[] = [];
+  const archivedTargetIds = archivedTargets(index, reader);
+  // Each node with whether it is archived (its own marker, or its parent's state).
   const stack: TreeNode[] = [];
-  for (let i = index.roots.length - 1; i >= 0; i--) stack.push(index.nodes.get(index.roots[i]!)!);
+  const stackArchived: boolean[] = [];
+  for (let i = index.roots.length - 1; i >= 0; i--) {
+    stack.push(index.nodes.get(index.roots[i]!)!);
+    stackArchived.push(false);
+  }
   while (stack.length > 0) {
     const node = stack.pop()!;
-    views.push(treeNodeView(index, reader, node));
-    for (let i = node.children.length - 1; i >= 0; i--) stack.push(childOf(node, node.children[i]!));
+    const archived = stackArchived.pop()! || archivedTargetIds.has(node.id);
+    views.push(treeNodeView(index, reader, node, archived));
+    for (let i = node.children.length - 1; i >= 0; i--) {
+      stack.push(childOf(node, node.children[i]!));
+      stackArchived.push(archived);
+    }
   }
   return views;
 }
@@ -246,33 +272,75 @@ export class TreeNodeViewCache {
     const added: TreeNodeView[] = [];
     const addedIds = new Set<string>();
     const touched = new Set<string>();
+    const markedTargets: string[] = [];
+    const archivedTargetIds = archivedTargets(index, reader);
     const entries = index.entries;
     for (let i = this.entryCount; i < entries.length; i++) {
       const entry = entries[i]!;
       const node = index.nodes.get(entry.id);
       if (!node || addedIds.has(node.id)) continue;
-      const view = treeNodeView(index, reader, node);
+      const view = treeNodeView(index, reader, node, this.archivedBelow(node, archivedTargetIds));
       added.push(view);
       addedIds.add(node.id);
       this.byId.set(node.id, view);
       if (node.parentId !== null) touched.add(node.parentId);
       const targetId: unknown = entry.type === "label" ? entry.targetId : undefined;
       if (typeof targetId === "string") touched.add(targetId);
+      const marker = isArchiveMarkerEntry(entry) ? archiveMarkerOf(reader.entryOfNode(node)) : null;
+      if (marker) markedTargets.push(marker.targetId);
     }
-    const changed: TreeNodeView[] = [];
+    const changed = new Map<string, TreeNodeView>();
     for (const id of touched) {
       const old = this.byId.get(id);
       const node = index.nodes.get(id);
       if (!old || !node || addedIds.has(id)) continue;
-      const view = treeNodeView(index, reader, node);
+      const view = treeNodeView(index, reader, node, old.archived);
       if (sameNodeView(old, view)) continue;
-      changed.push(view);
+      changed.set(id, view);
       this.byId.set(id, view);
+    }
+    if (markedTargets.length > 0) {
+      for (const targetId of markedTargets)
+        this.rearchive(index, reader, targetId, archivedTargetIds, changed);
+      // A new entry below a target marked in the same append: it goes out once, as it reads now.
+      for (let i = 0; i < added.length; i++) added[i] = this.byId.get(added[i]!.id)!;
+      for (const id of addedIds) changed.delete(id);
     }
     if (!sameIds(this.rootIds, index.roots)) this.rootIds = [...index.roots];
     // The order is built again when asked for (an append can land anywhere in it).
-    if (added.length > 0 || changed.length > 0) this.ordered = null;
-    return { added, changed, removed: [] };
+    if (added.length > 0 || changed.size > 0) this.ordered = null;
+    return { added, changed: [...changed.values()], removed: [] };
+  }
+
+  /** Whether a node is archived: its own marker, or its parent's view says so. */
+  private archivedBelow(node: TreeNode, targets: ReadonlySet<string>): boolean {
+    if (targets.size === 0) return false;
+    if (targets.has(node.id)) return true;
+    return node.parentId !== null && (this.byId.get(node.parentId)?.archived ?? false);
+  }
+
+  /** A marker changed `targetId`'s state: its subtree's views that now read otherwise change. */
+  private rearchive(
+    index: SessionIndex,
+    reader: EntryReader,
+    targetId: string,
+    targets: ReadonlySet<string>,
+    changed: Map<string, TreeNodeView>,
+  ): void {
+    const target = index.nodes.get(targetId);
+    if (!target) return;
+    const stack: TreeNode[] = [target];
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      const old = this.byId.get(node.id);
+      const archived = this.archivedBelow(node, targets);
+      if (old && old.archived !== archived) {
+        const view = treeNodeView(index, reader, node, archived);
+        this.byId.set(node.id, view);
+        changed.set(node.id, view);
+      }
+      for (const childId of node.children) stack.push(index.nodes.get(childId)!);
+    }
   }
 
   private rebuild(index: SessionIndex, reader: EntryReader): NodeViewChanges {
@@ -394,9 +462,12 @@ export function lastInputTokens(
 export function entryDetail(index: SessionIndex, reader: EntryReader, entryId: string): EntryDetail {
   const node = index.nodes.get(entryId);
   if (!node) throw new ArborError("not-found", sessionErrors.noEntry(entryId));
+  const label = index.labels.get(entryId);
   return {
     entry: reader.entryOfNode(node),
     line: node.line,
     problems: index.problems.filter((problem) => problem.entryId === entryId || problem.line === node.line),
+    label: label ? { label: label.label, timestamp: label.timestamp } : null,
+    archived: isArchived(index, reader, entryId),
   };
 }

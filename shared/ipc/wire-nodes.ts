@@ -41,7 +41,7 @@ export interface WireNodes {
   /** Each node's timestamp in ms since the epoch, minus the one before it; see `timestampValues`. */
   times: number[];
   tokenEstimates: number[];
-  /** Bit 0: `isError`, bit 1: `toolCallsOnly`, bit 2: `hasText`. */
+  /** Bit 0: `isError`, bit 1: `toolCallsOnly`, bit 2: `hasText`, bit 3: `archived`. */
   flags: number[];
   /** The distinct lists of tool names; `toolNames` holds indices into it. */
   toolSets: string[][];
@@ -71,6 +71,7 @@ export class WireFormatError extends Error {
 export const IS_ERROR = 1;
 export const TOOL_CALLS_ONLY = 2;
 export const HAS_TEXT = 4;
+export const ARCHIVED = 8;
 
 class SparseWriter<T> {
   readonly column: SparseColumn<T> = { at: [], values: [] };
@@ -273,7 +274,8 @@ export function encodeNodes(nodes: readonly TreeNodeView[]): WireNodes {
     flags[i] =
       (node.isError ? IS_ERROR : 0) |
       (node.toolCallsOnly ? TOOL_CALLS_ONLY : 0) |
-      (node.hasText ? HAS_TEXT : 0);
+      (node.hasText ? HAS_TEXT : 0) |
+      (node.archived ? ARCHIVED : 0);
     if (node.toolNames.length > 0) toolNames.add(i, toolSets.indexOf(node.toolNames));
     if (node.label !== null) labels.add(i, node.label);
     if (node.targetId !== null) targetIds.add(i, node.targetId);

@@ -35,10 +35,13 @@ export type WireSessionDelta = Omit<SessionDelta, "added" | "changed"> & {
   changed: WireNodes;
 };
 
+/** A view with more fields (a fork's `selectedText`) on the wire: those travel as they are. */
+export type WireViewWith<V extends SessionView> = Omit<V, "nodes"> & { nodes: WireSessionView["nodes"] };
+
 /** What a request's result is on the wire. */
 export type WireResult<N extends RequestName> =
   RequestResult<N> extends SessionView
-    ? WireSessionView
+    ? WireViewWith<RequestResult<N>>
     : RequestResult<N> extends SessionView | null
       ? WireSessionView | null
       : RequestResult<N>;
@@ -86,6 +89,13 @@ interface Codec<Plain, Wire> {
 
 const plain: Codec<never, never> = { encode: (value) => value, decode: (value) => value };
 const view: Codec<SessionView, WireSessionView> = { encode: encodeSessionView, decode: decodeSessionView };
+/** A view with more fields: `encodeSessionView` and `decodeSessionView` pass every other field through. */
+function viewWith<V extends SessionView>(): Codec<V, WireViewWith<V>> {
+  return {
+    encode: (value, form) => encodeSessionView(value, form) as WireViewWith<V>,
+    decode: (value) => decodeSessionView(value as WireSessionView) as V,
+  };
+}
 const viewOrNull: Codec<SessionView | null, WireSessionView | null> = {
   encode: (value, form) => (value === null ? null : encodeSessionView(value, form)),
   decode: (value) => (value === null ? null : decodeSessionView(value)),
@@ -103,11 +113,23 @@ const RESULT_CODECS: { [N in RequestName]: Codec<RequestResult<N>, WireResult<N>
   "session.context": plain,
   "session.entry": plain,
   "session.search": plain,
+  "session.new": view,
+  // Managing sessions (issue 19)
   "session.setLabel": plain,
   "session.rename": plain,
-  "session.fork": view,
+  "session.continueFrom": plain,
+  "session.archive": plain,
+  "session.unarchive": plain,
+  "session.addNote": plain,
+  "session.editContext": plain,
+  "session.undo": plain,
+  "session.fork": viewWith(),
   "session.clone": view,
-  "session.new": view,
+  "session.trash": plain,
+  "session.restore": plain,
+  "session.export": plain,
+  "session.openInPi": plain,
+  "session.import": plain,
 };
 
 /** Every event's payload codec. */
@@ -125,6 +147,7 @@ const EVENT_CODECS: { [E in EventName]: Codec<ArborEvents[E], WireEvent<E>> } = 
     decode: (payload) => ({ ...payload, view: viewOrNull.decode(payload.view) }),
   },
   "session.switched": plain,
+  "session.closed": plain,
 };
 
 /** `form`: how nodes already in wire form travel on this transport (see `EncodedNodesForm`). */

@@ -1,5 +1,6 @@
 /** The session core: read a Pi session file exactly as Pi means it, index its tree, build contexts. */
 
+export * from "./arbor-entries.ts";
 export * from "./context.ts";
 export * from "./convert-to-llm.ts";
 export * from "./entry-contribution.ts";

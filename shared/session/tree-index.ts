@@ -13,6 +13,7 @@
  * `extendSessionIndex` (extend-index.ts).
  */
 
+import { isArchiveMarkerEntry } from "./arbor-entries.ts";
 import type { EntryFacts } from "./facts.ts";
 import { validateEntry } from "./entry-validation.ts";
 import { migrateInMemory } from "./migrate.ts";
@@ -71,6 +72,8 @@ export interface SessionIndex {
   trailingNonEntryLine: number | null;
   labels: Map<string, LabelState>;
   sessionName: string | undefined;
+  /** Ids of Arbor's archive markers, in file order (their targets: `archivedTargets` in arbor-entries.ts). */
+  archiveMarkers: string[];
   parentSession: string | undefined;
   problems: Problem[];
   byteLength: number;
@@ -106,7 +109,10 @@ export function buildSessionIndex(parsed: ParsedSession): SessionIndex {
   };
   const version = migrateInMemory(parsed);
   const problems = parsed.problems;
-  const { entries, entryLines, nodes, labels, sessionName } = indexRecords(parsed.records, problems);
+  const { entries, entryLines, nodes, labels, sessionName, archiveMarkers } = indexRecords(
+    parsed.records,
+    problems,
+  );
   const { roots, orphans } = linkParents(nodes, problems);
   sortChildren(nodes);
   const lastEntry = entries[entries.length - 1];
@@ -125,6 +131,7 @@ export function buildSessionIndex(parsed: ParsedSession): SessionIndex {
     trailingNonEntryLine: parsed.trailingNonEntryLine,
     labels,
     sessionName,
+    archiveMarkers,
     parentSession: typeof header?.parentSession === "string" ? header.parentSession : undefined,
     problems: problems.sort((a, b) => a.line - b.line),
     byteLength: parsed.byteLength,
@@ -142,6 +149,7 @@ interface IndexedRecords {
   nodes: Map<string, TreeNode>;
   labels: Map<string, LabelState>;
   sessionName: string | undefined;
+  archiveMarkers: string[];
 }
 
 /** Validates each record and makes its node, in file order (nodes are not linked yet). */
@@ -152,6 +160,7 @@ function indexRecords(records: readonly EntryRecord[], problems: Problem[]): Ind
     nodes: new Map(),
     labels: new Map(),
     sessionName: undefined,
+    archiveMarkers: [],
   };
   const ids = new IdTable(indexed.nodes, problems);
   for (const record of records) {
@@ -239,13 +248,17 @@ export function createNode(record: EntryRecord, entry: SessionEntry): TreeNode {
   };
 }
 
-/** Applies a label entry to the labels, or a session_info entry to the name; other entries change neither. */
+/**
+ * Applies a label entry to the labels, or a session_info entry to the name,
+ * and notes Arbor's archive markers; other entries change none of them.
+ */
 export function applyLabelOrName(
-  index: { labels: Map<string, LabelState>; sessionName: string | undefined },
+  index: { labels: Map<string, LabelState>; sessionName: string | undefined; archiveMarkers: string[] },
   entry: SessionEntry,
 ): void {
   if (entry.type === "label") applyLabel(index.labels, entry);
   if (entry.type === "session_info") index.sessionName = sessionNameOf(entry);
+  if (isArchiveMarkerEntry(entry)) index.archiveMarkers.push(entry.id);
 }
 
 /** Pi's rule: the latest session_info names the session; an empty name clears it. */

@@ -30,6 +30,7 @@ function nodeOf(type: string, role: string | null): TreeNodeView {
     stopReason: null,
     tokensBefore: null,
     targetId: null,
+    archived: false,
   };
 }
 

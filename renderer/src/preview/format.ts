@@ -1,12 +1,3 @@
-/** Small formatting shared by the preview and its exports. */
+/** Small formatting shared by the preview and its exports (shared/export: the CLI exports too). */
 
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
-
-/** The size of what a base64 string holds, without decoding it. */
-export function base64Bytes(data: string): number {
-  return Math.floor((data.replace(/=+$/, "").length * 3) / 4);
-}
+export { base64Bytes, formatBytes } from "../../../shared/export/bytes.ts";

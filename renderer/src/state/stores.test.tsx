@@ -225,6 +225,18 @@ describe("the controller", () => {
     controller.dispose();
   });
 
+  it("a session moved to the trash is closed; another session's closing changes nothing", async () => {
+    const { client, stores, controller } = setup();
+    await controller.start();
+    await controller.openSession("one");
+    client.emit("session.closed", { sessionId: "two", reason: "trashed" });
+    expect(stores.session.getState().view?.sessionId).toBe("one");
+    client.emit("session.closed", { sessionId: "one", reason: "trashed" });
+    expect(stores.session.getState().view).toBeNull();
+    expect(stores.live.getState().reloadNotice).toBe("The session was moved to the trash: it was closed.");
+    controller.dispose();
+  });
+
   it("a session its file's deletion closed comes back when the file is written again", async () => {
     const { client, stores, controller } = setup();
     await controller.start();

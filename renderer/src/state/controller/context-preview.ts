@@ -6,7 +6,7 @@
 
 import { screenErrors } from "../../../../shared/error-texts.ts";
 import type { ContextView } from "../../../../shared/ipc/contract.ts";
-import { contextAsJson, contextAsMarkdown } from "../../preview/export.ts";
+import { contextAsJson, contextAsMarkdown } from "../../../../shared/export/context-markdown.ts";
 import { contextShades, NO_SHADES } from "../context-shades.ts";
 import { initialContextState } from "../stores.ts";
 import type { Controller } from "./api.ts";

@@ -1,8 +1,9 @@
 /**
  * How the session on view follows its file: appends arrive as deltas
  * (`session.appended`), a missed one brings the whole view again
- * (`session.current`), and a file rewritten, replaced or deleted is read
- * again or closed (`session.reloaded`).
+ * (`session.current`), a file rewritten, replaced or deleted is read
+ * again or closed (`session.reloaded`), and a session moved to the trash is
+ * closed (`session.closed`).
  */
 
 import { screenErrors } from "../../../../shared/error-texts.ts";
@@ -76,11 +77,20 @@ export function createSessionUpdates(kit: ControllerKit, needs: FollowNeeds): Se
     live.setState({ reloadNotice: `${why}: Arbor read it again.` });
   }
 
+  /** The session on view was closed without another opened (moved to the trash). */
+  function onClosed({ sessionId }: ArborEvents["session.closed"]) {
+    const state = session.getState();
+    if (state.view?.sessionId !== sessionId) return;
+    session.setState({ ...initialSessionState, direction: state.direction, follow: state.follow });
+    live.setState({ reloadNotice: "The session was moved to the trash: it was closed." });
+  }
+
   return {
     subscribe() {
       kit.own(
         client.on("session.appended", (event) => applyAppend(kit, needs, event)),
         client.on("session.reloaded", onReloaded),
+        client.on("session.closed", onClosed),
       );
     },
     forgetDeleted() {

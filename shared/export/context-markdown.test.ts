@@ -1,9 +1,9 @@
 /** The context as Markdown: what the preview shows, images and bash status included, as text. */
 
 import { describe, expect, it } from "vitest";
-import type { ContextView } from "../../../shared/ipc/contract.ts";
-import type { AgentMessage } from "../../../shared/session/types.ts";
-import { contextAsJson, contextAsMarkdown } from "./export.ts";
+import type { ContextView } from "../ipc/contract.ts";
+import type { AgentMessage } from "../session/types.ts";
+import { contextAsJson, contextAsMarkdown } from "./context-markdown.ts";
 
 const png = "A".repeat(4000); // 3,000 bytes of base64
 

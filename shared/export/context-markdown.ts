@@ -1,13 +1,16 @@
 /**
- * The selected context as text to copy: JSON (what `arbor context --json`
- * prints for the leaf: Pi's `buildSessionContext`, or with the model's view
- * its `convertToLlm` form) or readable Markdown of the same messages.
+ * A context as text: JSON (what `arbor context --json` prints for the leaf:
+ * Pi's `buildSessionContext`, or with the model's view its `convertToLlm`
+ * form) or readable Markdown of the same messages. The window copies it, and
+ * the branch exports (branch-export.ts) are built on it.
  */
 
-import type { ContextView } from "../../../shared/ipc/contract.ts";
-import { assertNever, isKnownRole, isRecord, textOf } from "../../../shared/session/index.ts";
-import type { ContextMode } from "../state/stores.ts";
-import { base64Bytes, formatBytes } from "./format.ts";
+import type { ContextView } from "../ipc/contract.ts";
+import { assertNever, isKnownRole, isRecord, textOf } from "../session/index.ts";
+import { base64Bytes, formatBytes } from "./bytes.ts";
+
+/** The context as the agent holds it, or as the model sees it (`convertToLlm`). */
+export type ContextMode = "agent" | "llm";
 
 export function contextAsJson(view: ContextView, mode: ContextMode): string {
   const messages = mode === "llm" && view.llm ? view.llm : view.messages.map((item) => item.message);
@@ -51,7 +54,8 @@ function bashNotes(message: Record<string, unknown>): string[] {
   return notes;
 }
 
-function messageMarkdown(message: Record<string, unknown>): string {
+/** One message as Markdown, as the preview shows it. */
+export function messageMarkdown(message: Record<string, unknown>): string {
   const parts: string[] = [];
   const role = message.role;
   // A role this version does not know: its content, as for a user's message.
