@@ -4,6 +4,7 @@
  * shapes, fact shapes and tool sets: each is stored once and numbered.
  */
 
+import type { UsageFacts } from "../../shared/session/facts.ts";
 import type { ParsedSession } from "../../shared/session/parse.ts";
 import { DEFERRED_VALUE } from "../../shared/session/stub.ts";
 import { CURRENT_SESSION_VERSION, type SessionHeader } from "../../shared/session/types.ts";
@@ -70,6 +71,8 @@ function encodeRecords(
   const shapes = new ShapeTable();
   const factShapes = new Interned<FactShape>(sameItems);
   const toolSets = new Interned<readonly string[]>(sameItems);
+  const fileSets = new Interned<readonly string[]>(sameItems);
+  const models = new Interned<string>((a, b) => a === b);
   const count = parsed.records.length;
   // Grown by push: `new Array(100_000)` would start out as a slow dictionary.
   const records: SavedForm["records"] = {
@@ -84,6 +87,10 @@ function encodeRecords(
     preview: [],
     toolSet: [],
     tokenEstimate: [],
+    usage: [],
+    model: [],
+    filesRead: [],
+    filesModified: [],
   };
   const values = records.values;
   let line = 0;
@@ -106,6 +113,10 @@ function encodeRecords(
       records.preview.push("");
       records.toolSet.push(-1);
       records.tokenEstimate.push(0);
+      records.usage.push(null);
+      records.model.push(-1);
+      records.filesRead.push(-1);
+      records.filesModified.push(-1);
       continue;
     }
     if (!isExactPrimitive(facts.tokenEstimate)) throw new NotSaveable();
@@ -119,6 +130,10 @@ function encodeRecords(
     records.preview.push(facts.preview);
     records.toolSet.push(toolAt);
     records.tokenEstimate.push(facts.tokenEstimate);
+    records.usage.push(savedUsage(facts.usage));
+    records.model.push(facts.model === null ? -1 : models.indexOf(facts.model));
+    records.filesRead.push(fileSets.indexOf(facts.filesRead));
+    records.filesModified.push(fileSets.indexOf(facts.filesModified));
   }
   return {
     format: FORMAT,
@@ -134,8 +149,17 @@ function encodeRecords(
     shapes: shapes.shapes,
     factShapes: factShapes.items,
     toolSets: toolSets.items,
+    models: models.items,
+    fileSets: fileSets.items,
     records,
   };
+}
+
+function savedUsage(usage: UsageFacts | null): number[] | null {
+  if (usage === null) return null;
+  const saved = [usage.input, usage.output, usage.cacheRead, usage.cacheWrite, usage.cost];
+  if (!saved.every(isExactPrimitive)) throw new NotSaveable();
+  return saved;
 }
 
 /**
