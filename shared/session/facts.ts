@@ -209,8 +209,8 @@ function describeToolFiles(content: readonly unknown[], facts: EntryFacts): void
     const args = block.arguments;
     const path = isRecord(args) ? (args.path ?? args.file_path) : undefined;
     if (typeof path !== "string" || path === "") continue;
-    if (name === "read") (read ??= []).push(path);
-    else (modified ??= []).push(path);
+    if (name === "read") read = read === null ? [path] : [...read, path];
+    else modified = modified === null ? [path] : [...modified, path];
   }
   if (read !== null) facts.filesRead = read;
   if (modified !== null) facts.filesModified = modified;
