@@ -6,6 +6,8 @@
  *   arbor tree FILE [--json]
  *   arbor check FILE... [--json]
  *   arbor stats FILE [--json]
+ *   arbor branches FILE [--json]
+ *   arbor diff FILE LEFT RIGHT [--against OTHER_FILE] [--json]
  *   arbor serve [--dir DIR]... [--port N]   (app/serve/main.ts: Arbor in a browser)
  *
  * Exit codes: 0 success, 1 `check` found problems, 2 usage or I/O error (with
@@ -25,6 +27,8 @@ import {
   type SessionIndex,
 } from "../../shared/session/index.ts";
 import { type IndexedFile, openIndexedFile } from "../store/open-indexed-file.ts";
+import { branchesCommand } from "./branches-command.ts";
+import { diffCommand } from "./diff-command.ts";
 import { renderTreeText, treeJson } from "./tree-output.ts";
 
 /** Wrong arguments: exit 2 with the usage text. */
@@ -38,6 +42,8 @@ const USAGE = `usage:
   arbor tree FILE [--json]
   arbor check FILE... [--json]
   arbor stats FILE [--json]
+  arbor branches FILE [--json]
+  arbor diff FILE LEFT RIGHT [--against OTHER_FILE] [--json]
   arbor serve [--dir DIR]... [--port N]`;
 
 export interface CliIo {
@@ -65,6 +71,10 @@ function runCommand(argv: readonly string[], io: CliIo): number {
         return checkCommand(rest, io);
       case "stats":
         return statsCommand(rest, io);
+      case "branches":
+        return branchesCommand(rest, io);
+      case "diff":
+        return diffCommand(rest, io);
       case "help":
       case "--help":
       case "-h":
@@ -97,13 +107,13 @@ function describeIoError(error: unknown): string {
 const openFiles: IndexedFile[] = [];
 
 /** Opens a file structure-first (bodies read on demand) for its index and entries; the file stays untouched. */
-function openFile(file: string): { index: SessionIndex; reader: EntryReader } {
+export function openFile(file: string): { index: SessionIndex; reader: EntryReader } {
   const opened = openIndexedFile(file);
   openFiles.push(opened);
   return opened;
 }
 
-function parse(args: readonly string[], options: NonNullable<ParseArgsConfig["options"]>) {
+export function parse(args: readonly string[], options: NonNullable<ParseArgsConfig["options"]>) {
   try {
     return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
   } catch (error) {
@@ -111,7 +121,7 @@ function parse(args: readonly string[], options: NonNullable<ParseArgsConfig["op
   }
 }
 
-function oneFile(positionals: string[]): string {
+export function oneFile(positionals: string[]): string {
   if (positionals.length !== 1) throw new UsageError(`expected one FILE, got ${positionals.length}`);
   return positionals[0]!;
 }

@@ -288,6 +288,21 @@ describe("the branch model of generated sessions", () => {
   });
 });
 
+describe("the branch model of a large file, read structure first", () => {
+  it("is the same whether facts were kept from the parse, read from the file, or the file parsed whole", () => {
+    for (let seed = 50; seed < 60; seed++) {
+      const bytes = new TextEncoder().encode(generateSession({ seed, damage: seed % 2 === 0 }).text);
+      const readBody = (offset: number, length: number) => bytes.subarray(offset, offset + length);
+      const maps = (["full", "structure", "structure-with-facts"] as ParseMode[]).map((mode) => {
+        const index = buildSessionIndex(parseSessionBytes(bytes, { mode }));
+        return BranchModel.build(index, fileReaderOf(index, readBody)).branchMap();
+      });
+      expect(maps[1], `seed ${seed}`).toEqual(maps[0]);
+      expect(maps[2], `seed ${seed}`).toEqual(maps[0]);
+    }
+  });
+});
+
 // ---------------------------------------------------------------------------
 // Appends
 

@@ -18,7 +18,10 @@ import {
   userMessage,
 } from "../../app/store/testing/pi.ts";
 import { SessionBuilder } from "../branches/testing/session-builder.ts";
+import { FileEntryReader } from "../../app/store/entry-reader.ts";
 import { inMemoryEntryReader } from "../session/entry-reader.ts";
+import { parseSessionBytes } from "../session/parse.ts";
+import { buildSessionIndex } from "../session/tree-index.ts";
 import { readSession } from "../session/index.ts";
 import { generateSession, Rng } from "../session/testing/generate-session.ts";
 import type { SessionIndex } from "../session/tree-index.ts";
@@ -304,6 +307,26 @@ describe("compareBranches across the files of a lineage", () => {
 });
 
 describe("compareBranches on generated sessions", () => {
+  it("gives the same answer from a structure-first index, its bodies read from the file", () => {
+    for (let seed = 70; seed < 80; seed++) {
+      const generated = generateSession({ seed });
+      const bytes = new TextEncoder().encode(generated.text);
+      const index = buildSessionIndex(parseSessionBytes(bytes, { mode: "structure" }));
+      const reader = new FileEntryReader(index, (offset, length) => bytes.subarray(offset, offset + length));
+      const [leftId, rightId] = [
+        generated.entryIds.at(-1)!,
+        generated.entryIds[generated.entryIds.length >> 1]!,
+      ];
+      const options = { detail: { from: 0, count: 100 } };
+      const structured = compareBranches(
+        { index, reader, tipId: leftId },
+        { index, reader, tipId: rightId },
+        options,
+      );
+      expect(structured, `seed ${seed}`).toEqual(compareIn(generated.text, leftId, rightId, options));
+    }
+  });
+
   it("walks exactly Pi's two sequences and covers each path once, for pairs of leaves", () => {
     let pairs = 0;
     for (let seed = 1; seed <= 30; seed++) {
