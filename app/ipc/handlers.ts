@@ -8,6 +8,7 @@
  */
 
 import type { AppInfo, ArborHandlers } from "../../shared/ipc/contract.ts";
+import type { SessionBranches } from "../branches/session-branches.ts";
 import type { LibraryView } from "../library-view/library-view.ts";
 import type { PreferencesFile } from "../preferences/preferences-file.ts";
 import type { SessionActions } from "../session-view/session-actions.ts";
@@ -19,6 +20,7 @@ export interface HandlerServices {
   library: LibraryView;
   sessions: SessionViews;
   actions: SessionActions;
+  branches: SessionBranches;
 }
 
 export function createArborHandlers({
@@ -27,6 +29,7 @@ export function createArborHandlers({
   library,
   sessions,
   actions,
+  branches,
 }: HandlerServices): ArborHandlers {
   return {
     "app.info": async () => ({ ...info, theme: preferences.current.theme }),
@@ -46,5 +49,7 @@ export function createArborHandlers({
     "session.fork": ({ entryId, position }) => actions.fork(entryId, position),
     "session.clone": () => actions.clone(),
     "session.new": ({ projectId }) => actions.newSession(projectId),
+    "session.branches": async () => branches.map(),
+    "session.compare": (request) => branches.compare(request),
   };
 }

@@ -24,6 +24,7 @@ import { createParseCache, type ParseCache } from "../store/parse-cache.ts";
 import type { ArborHandlers } from "../../shared/ipc/contract.ts";
 import { type DemoSource, LibraryView } from "../library-view/library-view.ts";
 import type { Disposable } from "../../shared/lifecycle/disposable.ts";
+import { SessionBranches } from "../branches/session-branches.ts";
 import { SessionActions } from "../session-view/session-actions.ts";
 import { SessionViews } from "../session-view/session-views.ts";
 import { PreferencesFile } from "../preferences/preferences-file.ts";
@@ -139,6 +140,7 @@ export interface WindowServices extends Disposable {
   readonly library: LibraryView;
   readonly sessions: SessionViews;
   readonly actions: SessionActions;
+  readonly branches: SessionBranches;
 }
 
 export function createWindowServices(options: WindowServicesOptions): WindowServices {
@@ -162,6 +164,7 @@ export function createWindowServices(options: WindowServicesOptions): WindowServ
     onInternalError: options.onInternalError,
   });
   const actions = new SessionActions({ runtime, views: sessions, library, ids, events });
+  const branches = new SessionBranches({ runtime, library, ids });
   const info = { version: options.version, transport: options.transport };
   const { preferences } = options;
   // A theme chosen anywhere (this window, another, the desktop app's menu) reaches this window's renderer.
@@ -172,12 +175,14 @@ export function createWindowServices(options: WindowServicesOptions): WindowServ
     events.emit("app.themeChanged", { theme });
   });
   return {
-    handlers: createArborHandlers({ info, preferences, library, sessions, actions }),
+    handlers: createArborHandlers({ info, preferences, library, sessions, actions, branches }),
     library,
     sessions,
     actions,
+    branches,
     dispose() {
       themeChanges.dispose();
+      branches.dispose();
       actions.dispose();
       sessions.dispose();
       library.dispose();

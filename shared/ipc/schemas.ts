@@ -7,6 +7,7 @@
 import { z } from "zod";
 import {
   ArborError,
+  COMPARE_DETAIL_MAX_TURNS,
   type RequestName,
   type RequestParams,
   SESSION_SEARCH_MAX_LIMIT,
@@ -45,6 +46,17 @@ export const requestSchemas: { [N in RequestName]: z.ZodType<RequestParams<N>> }
   "session.fork": z.strictObject({ entryId: ENTRY_ID, position: z.enum(["before", "at"]) }),
   "session.clone": NONE,
   "session.new": z.strictObject({ projectId: HANDLE }),
+  "session.branches": NONE,
+  "session.compare": z.strictObject({
+    left: z.strictObject({ leafId: ENTRY_ID }),
+    right: z.strictObject({ leafId: ENTRY_ID, sessionId: HANDLE.optional() }),
+    detail: z
+      .strictObject({
+        fromTurn: z.number().int().min(0).max(10_000_000),
+        turns: z.number().int().min(0).max(COMPARE_DETAIL_MAX_TURNS),
+      })
+      .optional(),
+  }) as z.ZodType<RequestParams<"session.compare">>,
 };
 
 /** Checks a request's name and parameters; throws `ArborError("invalid-request")` with what is wrong. */

@@ -108,6 +108,8 @@ const RESULT_CODECS: { [N in RequestName]: Codec<RequestResult<N>, WireResult<N>
   "session.fork": view,
   "session.clone": view,
   "session.new": view,
+  "session.branches": plain,
+  "session.compare": plain,
 };
 
 /** Every event's payload codec. */
