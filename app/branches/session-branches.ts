@@ -9,7 +9,7 @@
  */
 
 import { statSync } from "node:fs";
-import { BranchModel, type BranchMap } from "../../shared/branches/index.ts";
+import { type BranchMap, BranchModel, type RunFacts } from "../../shared/branches/index.ts";
 import { type CompareSide, compareBranches } from "../../shared/compare/index.ts";
 import { ArborError, type CompareRequest, type CompareView } from "../../shared/ipc/contract.ts";
 import { DisposableObject, toDisposable } from "../../shared/lifecycle/disposable.ts";
@@ -41,6 +41,21 @@ export class SessionBranches extends DisposableObject {
 
   /** The open session's branch map; refused when no session is open. */
   map(): BranchMap {
+    return this.model().branchMap();
+  }
+
+  /** The full facts of a branch (by its tip) or a segment of the open session's map. */
+  facts(of: { leafId: string } | { segmentId: string }): RunFacts {
+    const model = this.model();
+    const facts = "leafId" in of ? model.branchFacts(of.leafId) : model.segmentFacts(of.segmentId);
+    if (facts) return facts;
+    const what =
+      "leafId" in of ? `no branch ends at "${of.leafId}"` : `no segment starts at "${of.segmentId}"`;
+    throw new ArborError("not-found", `In the open session, ${what}.`);
+  }
+
+  /** The open session's model: made for its index, then brought up to date with what was appended. */
+  private model(): BranchModel {
     const { index, reader } = requireOpenSession(this.options.runtime);
     let model = this.models.get(index);
     if (model) model.update();
@@ -48,7 +63,7 @@ export class SessionBranches extends DisposableObject {
       model = BranchModel.build(index, reader);
       this.models.set(index, model);
     }
-    return model.branchMap();
+    return model;
   }
 
   async compare(request: CompareRequest): Promise<CompareView> {

@@ -473,11 +473,23 @@ export function runContractSuite(
       expect(plainView(applySessionDelta(before, delta))).toEqual(plainView(current));
     });
 
-    it("session.branches and session.compare answer what the branch model and the compare engine say", async () => {
+    it("session.branches, session.branchFacts and session.compare answer what the branch model and the compare engine say", async () => {
       const index = freshIndex(samplePath);
       const reader = inMemoryEntryReader(index);
       expect(await client.request("session.branches", {})).toEqual(
         wire(BranchModel.build(index, reader).branchMap()),
+      );
+      const model = BranchModel.build(index, reader);
+      expect(await client.request("session.branchFacts", { leafId: SAMPLE_IDS.a2 })).toEqual(
+        wire(model.branchFacts(SAMPLE_IDS.a2)),
+      );
+      expect(await client.request("session.branchFacts", { segmentId: SAMPLE_IDS.u1 })).toEqual(
+        wire(model.segmentFacts(SAMPLE_IDS.u1)),
+      );
+      await expectError(client.request("session.branchFacts", { leafId: SAMPLE_IDS.u1 }), "not-found");
+      await expectError(
+        client.request("session.branchFacts", { leafId: SAMPLE_IDS.a2, segmentId: SAMPLE_IDS.u1 } as never),
+        "invalid-request",
       );
       const compared = await client.request("session.compare", {
         left: { leafId: SAMPLE_IDS.a2 },

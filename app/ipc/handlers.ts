@@ -50,6 +50,7 @@ export function createArborHandlers({
     "session.clone": () => actions.clone(),
     "session.new": ({ projectId }) => actions.newSession(projectId),
     "session.branches": async () => branches.map(),
+    "session.branchFacts": async (of) => branches.facts(of),
     "session.compare": (request) => branches.compare(request),
   };
 }

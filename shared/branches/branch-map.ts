@@ -1,10 +1,12 @@
 /**
  * The branch map in plain data: what `BranchModel.branchMap` gives the CLI
- * (`arbor branches --json`) and the window (`session.branches`).
+ * (`arbor branches --json`) and the window (`session.branches`). It holds
+ * what a map of thousands of segments can show at once (sums and previews);
+ * a segment's or branch's tool calls and files come with its full facts
+ * (`BranchModel.segmentFacts`, `branchFacts`; `session.branchFacts`).
  */
 
-import type { EntryPreview, RunFacts } from "./run-facts.ts";
-import type { TokenTotals } from "./tally.ts";
+import type { EntryLabel, RunSummary } from "./run-facts.ts";
 
 /** A segment as the map shows it: its place in the segment tree and its own facts. */
 export interface SegmentInfo {
@@ -18,28 +20,17 @@ export interface SegmentInfo {
   children: string[];
   /** Tree depth of its first entry (a root is 0). */
   depth: number;
-  /** What its own entries add up to. */
-  facts: RunFacts;
+  /** What its own entries add up to, and the labels on them. */
+  facts: SegmentSummary;
+}
+
+export interface SegmentSummary extends RunSummary {
+  /** Labels on its entries as they are now, in path order. */
+  labels: EntryLabel[];
 }
 
 /** What a branch adds up to from its root to its tip (a prefix shared with other branches counted in each). */
-export interface BranchTotals {
-  entries: number;
-  turns: number;
-  tokens: TokenTotals;
-  cost: number;
-  errors: number;
-  models: string[];
-  firstPrompt: EntryPreview | null;
-  lastPrompt: EntryPreview | null;
-  lastAnswer: EntryPreview | null;
-  firstTimestamp: string | null;
-  lastTimestamp: string | null;
-  /** The tip stopped on an error, was aborted, or is a tool error. */
-  endsInError: boolean;
-  /** `branch_summary` entries whose `fromId` is on the branch: it was left with a summary. */
-  branchSummaryIds: string[];
-}
+export type BranchTotals = RunSummary;
 
 /** One branch, named by its tip. */
 export interface BranchLeaf extends BranchTotals {

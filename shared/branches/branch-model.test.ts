@@ -76,9 +76,6 @@ describe("the branch model of a crafted tree", () => {
       tokens: { input: 300, output: 30, cacheRead: 1000, cacheWrite: 5 },
       errors: 0,
       models: ["m1"],
-      toolCalls: { edit: 1, read: 1 },
-      filesRead: ["src/a.ts"],
-      filesModified: ["src/a.ts"],
       firstPrompt: { entryId: "u1", text: "Fix the bug" },
       lastPrompt: { entryId: "u1", text: "Fix the bug" },
       lastAnswer: { entryId: "a1", text: "Looking." },
@@ -89,17 +86,21 @@ describe("the branch model of a crafted tree", () => {
       branchSummaryIds: [],
     });
     expect(trunk.cost).toBeCloseTo(0.03, 12);
-    const right = segments[2]!.facts;
-    expect(right).toMatchObject({
-      errors: 1,
-      endsInError: true,
-      toolCalls: { bash: 1 },
-      branchSummaryIds: ["bs1"],
+    // Tool calls and files come with a segment's full facts.
+    expect(model.segmentFacts("u1")).toMatchObject({
+      ...trunk,
+      toolCalls: { edit: 1, read: 1 },
+      filesRead: ["src/a.ts"],
+      filesModified: ["src/a.ts"],
     });
+    expect(model.segmentFacts("a1")).toBeUndefined();
+    const right = segments[2]!.facts;
+    expect(right).toMatchObject({ errors: 1, endsInError: true, branchSummaryIds: ["bs1"] });
+    expect(model.segmentFacts("a3b")?.toolCalls).toEqual({ bash: 1 });
     expect(segments[1]!.facts.labels).toEqual([{ entryId: "a3", label: "good" }]);
     // The label was written after the answer: the time span ends at the answer.
     expect(segments[1]!.facts.lastTimestamp).toBe("2026-01-01T00:00:06.000Z");
-    expect(segments[3]!.facts.filesRead).toEqual(["x.md"]);
+    expect(model.segmentFacts("bs1")?.filesRead).toEqual(["x.md"]);
   });
 
   it("names each branch by its tip; a label after the tip is part of it, not a branch", () => {
@@ -207,10 +208,12 @@ function nodesOfSegment(index: SessionIndex, segment: SegmentInfo): TreeNode[] {
   }
 }
 
-function expectSegmentsHold(index: SessionIndex, reader: EntryReader, map: BranchMap): void {
+function expectSegmentsHold(index: SessionIndex, reader: EntryReader, model: BranchModel): void {
   const seen = new Set<string>();
-  for (const info of map.segments) {
-    const segment = { ...info, ...info.facts };
+  for (const info of model.branchMap().segments) {
+    const full = model.segmentFacts(info.id)!;
+    expect(full).toMatchObject(info.facts);
+    const segment = { ...info, ...full };
     const nodes = nodesOfSegment(index, segment);
     const first = nodes[0]!;
     const last = nodes[nodes.length - 1]!;
@@ -262,8 +265,9 @@ describe("the branch model of generated sessions", () => {
       const generated = generateSession({ seed, damage: seed % 4 === 0 });
       const index = readSession(generated.text);
       const reader = inMemoryEntryReader(index);
-      const map = BranchModel.build(index, reader).branchMap();
-      expectSegmentsHold(index, reader, map);
+      const model = BranchModel.build(index, reader);
+      const map = model.branchMap();
+      expectSegmentsHold(index, reader, model);
       expect(new Set(map.leaves.map((leaf) => leaf.leafId)), `seed ${seed}`).toEqual(tipsByDefinition(index));
       const bySegment = new Map(map.segments.map((segment) => [segment.id, segment]));
       const fileLeaves = new Set<string>();
@@ -278,6 +282,15 @@ describe("the branch model of generated sessions", () => {
           path.reduce((total, segment) => total + segment.facts.cost, 0),
           6,
         );
+        const modelCounts = new Map<string, number>();
+        for (const segment of path) {
+          for (const node of nodesOfSegment(index, segment)) {
+            const facts = entryFacts(reader.entryOfNode(node));
+            if (facts.model !== null) modelCounts.set(facts.model, (modelCounts.get(facts.model) ?? 0) + 1);
+          }
+        }
+        const ranked = [...modelCounts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([m]) => m);
+        expect(leaf.models).toEqual(ranked);
         for (const id of leaf.fileLeafIds) {
           expect(fileLeaves.has(id)).toBe(false);
           fileLeaves.add(id);

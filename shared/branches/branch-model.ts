@@ -66,6 +66,19 @@ export class BranchModel {
     return node ? this.tree.segmentOf(node)?.id : undefined;
   }
 
+  /** The full facts of the segment `segmentId` (tool calls and files too); undefined when there is none. */
+  segmentFacts(segmentId: string): RunFacts | undefined {
+    const first = this.index.nodes.get(segmentId);
+    const segment = first && this.tree.segmentOf(first);
+    if (!segment || segment.first !== first) return undefined;
+    const notes = this.notes();
+    return runFacts(segment.tally, segment.marks, {
+      labels: notes.labelsOf(segment),
+      branchSummaryIds: notes.summariesOf(segment),
+      factsOf: (node) => this.reader.factsOfNode(node),
+    });
+  }
+
   /**
    * The full facts of the branch whose tip is `tipId` (tool calls and files
    * too, which the map gives per segment only), from its root to the end of

@@ -1,13 +1,15 @@
 /**
  * The facts of a run of entries in path order (a segment, a branch, the part
  * of a path the compare engine looks at): the tally's sums, plus where its
- * prompts and answers are, its time span, labels, and how it ended.
+ * prompts and answers are, its time span, labels, and how it ended. The map
+ * shows a summary of each run (`RunSummary`: numbers and previews); the full
+ * facts (`RunFacts`: tool calls, files, labels too) are made on request.
  */
 
 import type { EntryFacts } from "../session/facts.ts";
 import type { TreeNode } from "../session/tree-index.ts";
 import { isAnswer, marksOnly, startsTurn } from "./entry-kinds.ts";
-import type { Tally, TallyFacts } from "./tally.ts";
+import { rankedKeys, type Tally, type TallyFacts, type TokenTotals } from "./tally.ts";
 
 /** An entry and its one-line preview. */
 export interface EntryPreview {
@@ -20,7 +22,18 @@ export interface EntryLabel {
   label: string;
 }
 
-export interface RunFacts extends TallyFacts {
+/** What the map shows of a run: its sums and where it starts and ends. */
+export interface RunSummary {
+  entries: number;
+  /** Turns started in the run: user messages and custom_messages. */
+  turns: number;
+  tokens: TokenTotals;
+  /** Sum of `usage.cost.total` of the assistant messages (dollars). */
+  cost: number;
+  /** Tool results with `isError` and bash executions with a non-zero exit code. */
+  errors: number;
+  /** Models of the assistant messages, most used first. */
+  models: string[];
   /** The first and last prompt (user message or custom_message), the last answer (assistant text). */
   firstPrompt: EntryPreview | null;
   lastPrompt: EntryPreview | null;
@@ -28,12 +41,16 @@ export interface RunFacts extends TallyFacts {
   /** Timestamps of the run's first and last entries that are not markers (null when it has none). */
   firstTimestamp: string | null;
   lastTimestamp: string | null;
-  /** Labels on its entries as they are now, in path order. */
-  labels: EntryLabel[];
   /** Its last entry that is not a marker stopped on an error, was aborted, or is a tool error. */
   endsInError: boolean;
   /** `branch_summary` entries whose `fromId` is on it: it was left with a summary. */
   branchSummaryIds: string[];
+}
+
+/** All the facts of a run. */
+export interface RunFacts extends RunSummary, TallyFacts {
+  /** Labels on its entries as they are now, in path order. */
+  labels: EntryLabel[];
 }
 
 /** Kinds of entry a run remembers the first and last of. */
@@ -91,6 +108,39 @@ export interface RunContext {
   labels: EntryLabel[];
   branchSummaryIds: string[];
   factsOf: (node: TreeNode) => EntryFacts;
+}
+
+/** A run's summary from its tally and marks: numbers and previews only, cheap for thousands of segments. */
+export function runSummary(
+  tally: Tally,
+  marks: RunMarks,
+  branchSummaryIds: string[],
+  factsOf: (node: TreeNode) => EntryFacts,
+): RunSummary {
+  const firstWork = marks.first(WORK);
+  const lastWork = marks.last(WORK);
+  return {
+    entries: tally.entries,
+    turns: tally.turns,
+    tokens: tally.tokens,
+    cost: tally.cost,
+    errors: tally.errors,
+    models: rankedKeys(tally.modelCounts),
+    firstPrompt: previewOf(marks.first(PROMPT), factsOf),
+    lastPrompt: previewOf(marks.last(PROMPT), factsOf),
+    lastAnswer: previewOf(marks.last(ANSWER), factsOf),
+    firstTimestamp: firstWork === null ? null : firstWork.entry.timestamp,
+    lastTimestamp: lastWork === null ? null : lastWork.entry.timestamp,
+    endsInError: lastWork !== null && factsOf(lastWork).isError,
+    branchSummaryIds,
+  };
+}
+
+export function previewOf(
+  node: TreeNode | null,
+  factsOf: (node: TreeNode) => EntryFacts,
+): EntryPreview | null {
+  return node === null ? null : { entryId: node.id, text: factsOf(node).preview };
 }
 
 export function runFacts(tally: Tally, marks: RunMarks, context: RunContext): RunFacts {

@@ -111,21 +111,28 @@ export class SegmentTree {
   }
 
   private buildInFileOrder(): boolean {
-    for (const node of this.index.nodes.values()) {
+    let inOrder = true;
+    // forEach, not a for-of: no iterator result per node before the loop is optimized.
+    this.index.nodes.forEach((node) => {
+      if (!inOrder) return;
       const parent = node.parent;
       if (parent === null) {
         this.take(this.open(node, null), node);
-        continue;
+        return;
       }
       const above = this.segmentOf(parent);
-      if (above === undefined) return false;
+      if (above === undefined) {
+        inOrder = false;
+        return;
+      }
       if (parent.children.length === 1) {
         this.take(above, node);
         above.last = node;
       } else {
         this.take(this.open(node, above), node);
       }
-    }
+    });
+    if (!inOrder) return false;
     // Segments were opened in file order: put roots and children in Pi's order.
     const rootOrder = new Map(this.index.roots.map((id, i) => [id, i]));
     this.roots.sort((a, b) => rootOrder.get(a.id)! - rootOrder.get(b.id)!);

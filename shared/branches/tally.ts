@@ -19,16 +19,13 @@ export interface TokenTotals {
   cacheWrite: number;
 }
 
-/** The plain-data sums of a tally, as the map, the CLI and the contract show them. */
+/** The plain-data sums of a tally (see `RunSummary` for the fields they share). */
 export interface TallyFacts {
   entries: number;
   turns: number;
   tokens: TokenTotals;
-  /** Sum of `usage.cost.total` of the assistant messages (dollars). */
   cost: number;
-  /** Tool results with `isError` and bash executions with a non-zero exit code. */
   errors: number;
-  /** Models of the assistant messages, most used first. */
   models: string[];
   /** Tool calls by name, most called first. */
   toolCalls: Record<string, number>;
@@ -137,33 +134,68 @@ function countAll(
   sign: 1 | -1,
 ): Map<string, number> | null {
   if (other === null || other.size === 0) return counts;
-  let map = counts;
-  for (const [key, times] of other) {
-    map ??= new Map();
+  const map = counts ?? new Map<string, number>();
+  other.forEach((times, key) => {
     const next = (map.get(key) ?? 0) + sign * times;
     if (next === 0) map.delete(key);
     else map.set(key, next);
-  }
+  });
   return map;
 }
 
-/** Keys by count, highest first, ties by key. */
-export function rankedKeys(counts: ReadonlyMap<string, number> | null): string[] {
-  return byCount(counts).map(([key]) => key);
-}
+/*
+ * A map of thousands of segments reads these for each one: they sort the
+ * few keys of a run in place (insertion sort, no allocation) and walk maps
+ * with `forEach` (no [key, value] array per entry, as a for-of makes).
+ */
 
 /** Keys by count, highest first, ties by key: the same order however the counts were reached. */
-function byCount(counts: ReadonlyMap<string, number> | null): [string, number][] {
+export function rankedKeys(counts: ReadonlyMap<string, number> | null): string[] {
   if (counts === null || counts.size === 0) return [];
-  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  if (counts.size === 1) return keysOf(counts);
+  const keys = keysOf(counts);
+  sortInPlace(keys, (a, b) => counts.get(b)! - counts.get(a)! || compareStrings(a, b));
+  return keys;
 }
 
 function countsRecord(counts: ReadonlyMap<string, number> | null): Record<string, number> {
   const record: Record<string, number> = {};
-  for (const [key, times] of byCount(counts)) record[key] = times;
+  for (const key of rankedKeys(counts)) record[key] = counts!.get(key)!;
   return record;
 }
 
 function sortedKeys(counts: ReadonlyMap<string, number> | null): string[] {
-  return counts === null ? [] : [...counts.keys()].sort();
+  if (counts === null || counts.size === 0) return [];
+  const keys = keysOf(counts);
+  sortInPlace(keys, compareStrings);
+  return keys;
+}
+
+function keysOf(counts: ReadonlyMap<string, number>): string[] {
+  const keys: string[] = [];
+  counts.forEach((_, key) => {
+    keys.push(key);
+  });
+  return keys;
+}
+
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Insertion sort for the short lists of a run; the built-in sort past a few dozen. */
+function sortInPlace(items: string[], compare: (a: string, b: string) => number): void {
+  if (items.length > 32) {
+    items.sort(compare);
+    return;
+  }
+  for (let i = 1; i < items.length; i++) {
+    const item = items[i]!;
+    let j = i - 1;
+    while (j >= 0 && compare(items[j]!, item) > 0) {
+      items[j + 1] = items[j]!;
+      j--;
+    }
+    items[j + 1] = item;
+  }
 }

@@ -6,10 +6,9 @@
 
 import type { EntryFacts } from "../session/facts.ts";
 import type { TreeNode } from "../session/tree-index.ts";
-import type { BranchLeaf, BranchMap, SegmentInfo } from "./branch-map.ts";
-import { type EntryLabel, type EntryPreview, PROMPT, ANSWER, WORK, runFacts } from "./run-facts.ts";
+import type { BranchLeaf, BranchMap, SegmentInfo, SegmentSummary } from "./branch-map.ts";
+import { ANSWER, type EntryLabel, PROMPT, previewOf, runSummary, WORK } from "./run-facts.ts";
 import type { Segment } from "./segments.ts";
-import { rankedKeys } from "./tally.ts";
 
 /** What the map adds to the segments' own facts. */
 export interface SegmentNotes {
@@ -18,100 +17,134 @@ export interface SegmentNotes {
   factsOf(node: TreeNode): EntryFacts;
 }
 
-/** `order`: every segment, depth first (parents before children). */
+/**
+ * `order`: every segment, depth first (parents before children). A window
+ * asks for the map of a large session once, cold: the code runs mostly
+ * before it is optimized, so it makes few objects per segment and sums in
+ * typed arrays.
+ */
 export function mapOf(order: readonly Segment[], notes: SegmentNotes): BranchMap {
-  const segments = order.map((segment) => segmentInfo(segment, notes));
+  const segments: SegmentInfo[] = [];
+  for (const segment of order) segments.push(segmentInfo(segment, notes));
   return { leaves: branchLeaves(order, notes), segments };
 }
 
 function segmentInfo(segment: Segment, notes: SegmentNotes): SegmentInfo {
+  const children: string[] = [];
+  for (const child of segment.children) children.push(child.id);
+  const summary = runSummary(segment.tally, segment.marks, notes.summariesOf(segment), notes.factsOf);
+  const facts: SegmentSummary = Object.assign(summary, { labels: notes.labelsOf(segment) });
   return {
     id: segment.id,
     firstId: segment.first.id,
     lastId: segment.last.id,
-    parentId: segment.parent?.id ?? null,
-    children: segment.children.map((child) => child.id),
+    parentId: segment.parent === null ? null : segment.parent.id,
+    children,
     depth: segment.first.depth,
-    facts: runFacts(segment.tally, segment.marks, {
-      labels: notes.labelsOf(segment),
-      branchSummaryIds: notes.summariesOf(segment),
-      factsOf: notes.factsOf,
-    }),
+    facts,
   };
 }
 
-/** A segment's sums from its root down to its end. */
-interface Running {
-  entries: number;
-  turns: number;
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-  costNanos: number;
-  errors: number;
-  /** Model names and how often each answered (tiny lists: copied where a segment adds to them). */
-  modelNames: string[];
-  modelCounts: number[];
-  firstPrompt: TreeNode | null;
-  lastPrompt: TreeNode | null;
-  lastAnswer: TreeNode | null;
-  firstWork: TreeNode | null;
-  summaries: string[];
-}
+/** Each segment's sums from its root down to its end, by segment number. */
+class RunningSums {
+  readonly entries: Float64Array;
+  readonly turns: Float64Array;
+  readonly input: Float64Array;
+  readonly output: Float64Array;
+  readonly cacheRead: Float64Array;
+  readonly cacheWrite: Float64Array;
+  readonly costNanos: Float64Array;
+  readonly errors: Float64Array;
+  /** Model names and how often each answered: tiny lists, shared with the parent unless a segment adds. */
+  readonly modelNames: string[][];
+  readonly modelCounts: number[][];
+  readonly firstPrompt: (TreeNode | null)[];
+  readonly lastPrompt: (TreeNode | null)[];
+  readonly lastAnswer: (TreeNode | null)[];
+  readonly firstWork: (TreeNode | null)[];
+  readonly summaries: string[][];
 
-const NOTHING: Running = {
-  entries: 0,
-  turns: 0,
-  input: 0,
-  output: 0,
-  cacheRead: 0,
-  cacheWrite: 0,
-  costNanos: 0,
-  errors: 0,
-  modelNames: [],
-  modelCounts: [],
-  firstPrompt: null,
-  lastPrompt: null,
-  lastAnswer: null,
-  firstWork: null,
-  summaries: [],
-};
-
-function runningThrough(above: Running, segment: Segment, notes: SegmentNotes): Running {
-  const { tally, marks } = segment;
-  const own = tally.modelCounts;
-  let modelNames = above.modelNames;
-  let modelCounts = above.modelCounts;
-  if (own !== null && own.size > 0) {
-    modelNames = modelNames.slice();
-    modelCounts = modelCounts.slice();
-    for (const [model, times] of own) {
-      const at = modelNames.indexOf(model);
-      if (at === -1) {
-        modelNames.push(model);
-        modelCounts.push(times);
-      } else modelCounts[at]! += times;
-    }
+  constructor(slots: number) {
+    this.entries = new Float64Array(slots);
+    this.turns = new Float64Array(slots);
+    this.input = new Float64Array(slots);
+    this.output = new Float64Array(slots);
+    this.cacheRead = new Float64Array(slots);
+    this.cacheWrite = new Float64Array(slots);
+    this.costNanos = new Float64Array(slots);
+    this.errors = new Float64Array(slots);
+    // Filled first: written by segment number in depth-first order, an empty array would turn sparse.
+    this.modelNames = new Array<string[]>(slots).fill([]);
+    this.modelCounts = new Array<number[]>(slots).fill([]);
+    this.firstPrompt = new Array<TreeNode | null>(slots).fill(null);
+    this.lastPrompt = new Array<TreeNode | null>(slots).fill(null);
+    this.lastAnswer = new Array<TreeNode | null>(slots).fill(null);
+    this.firstWork = new Array<TreeNode | null>(slots).fill(null);
+    this.summaries = new Array<string[]>(slots).fill([]);
   }
-  const summaries = notes.summariesOf(segment);
-  return {
-    entries: above.entries + tally.entries,
-    turns: above.turns + tally.turns,
-    input: above.input + tally.input,
-    output: above.output + tally.output,
-    cacheRead: above.cacheRead + tally.cacheRead,
-    cacheWrite: above.cacheWrite + tally.cacheWrite,
-    costNanos: above.costNanos + tally.costNanos,
-    errors: above.errors + tally.errors,
-    modelNames,
-    modelCounts,
-    firstPrompt: above.firstPrompt ?? marks.first(PROMPT),
-    lastPrompt: marks.last(PROMPT) ?? above.lastPrompt,
-    lastAnswer: marks.last(ANSWER) ?? above.lastAnswer,
-    firstWork: above.firstWork ?? marks.first(WORK),
-    summaries: summaries.length === 0 ? above.summaries : [...above.summaries, ...summaries],
-  };
+
+  /** Adds `segment` to its parent's sums (`above`: the parent's number, -1 at a root). */
+  add(segment: Segment, above: number, notes: SegmentNotes): void {
+    const at = segment.number;
+    const { tally, marks } = segment;
+    const from = (column: Float64Array) => (above < 0 ? 0 : column[above]!);
+    this.entries[at] = from(this.entries) + tally.entries;
+    this.turns[at] = from(this.turns) + tally.turns;
+    this.input[at] = from(this.input) + tally.input;
+    this.output[at] = from(this.output) + tally.output;
+    this.cacheRead[at] = from(this.cacheRead) + tally.cacheRead;
+    this.cacheWrite[at] = from(this.cacheWrite) + tally.cacheWrite;
+    this.costNanos[at] = from(this.costNanos) + tally.costNanos;
+    this.errors[at] = from(this.errors) + tally.errors;
+    const parent = above < 0 ? null : above;
+    this.firstPrompt[at] = (parent === null ? null : this.firstPrompt[parent]!) ?? marks.first(PROMPT);
+    this.lastPrompt[at] = marks.last(PROMPT) ?? (parent === null ? null : this.lastPrompt[parent]!);
+    this.lastAnswer[at] = marks.last(ANSWER) ?? (parent === null ? null : this.lastAnswer[parent]!);
+    this.firstWork[at] = (parent === null ? null : this.firstWork[parent]!) ?? marks.first(WORK);
+    const summaries = notes.summariesOf(segment);
+    const aboveSummaries = parent === null ? [] : this.summaries[parent]!;
+    this.summaries[at] = summaries.length === 0 ? aboveSummaries : [...aboveSummaries, ...summaries];
+    this.addModels(at, parent, tally.modelCounts);
+  }
+
+  private addModels(at: number, parent: number | null, own: ReadonlyMap<string, number> | null): void {
+    let names = parent === null ? [] : this.modelNames[parent]!;
+    let counts = parent === null ? [] : this.modelCounts[parent]!;
+    if (own !== null && own.size > 0) {
+      names = names.slice();
+      counts = counts.slice();
+      own.forEach((times, model) => {
+        const found = names.indexOf(model);
+        if (found === -1) {
+          names.push(model);
+          counts.push(times);
+        } else counts[found]! += times;
+      });
+    }
+    this.modelNames[at] = names;
+    this.modelCounts[at] = counts;
+  }
+
+  /** A branch's models, most used first (ties by name), as `rankedKeys` orders a tally's. */
+  models(at: number): string[] {
+    const names = this.modelNames[at]!.slice();
+    const counts = this.modelCounts[at]!;
+    const countOf = (name: string) => counts[this.modelNames[at]!.indexOf(name)]!;
+    // A handful of names: an insertion sort.
+    for (let i = 1; i < names.length; i++) {
+      const name = names[i]!;
+      let j = i - 1;
+      while (
+        j >= 0 &&
+        (countOf(names[j]!) < countOf(name) || (countOf(names[j]!) === countOf(name) && names[j]! > name))
+      ) {
+        names[j + 1] = names[j]!;
+        j--;
+      }
+      names[j + 1] = name;
+    }
+    return names;
+  }
 }
 
 /** One more than the largest segment number in `order`: the length of arrays indexed by segment number. */
@@ -183,43 +216,42 @@ function leafSegments(top: Segment): Segment[] {
 }
 
 function branchLeaves(order: readonly Segment[], notes: SegmentNotes): BranchLeaf[] {
-  // Filled first: written by segment number in depth-first order, an empty array would turn sparse.
-  const running: Running[] = new Array<Running>(slotsFor(order)).fill(NOTHING);
-  for (const segment of order) {
-    const above = segment.parent ? running[segment.parent.number]! : NOTHING;
-    running[segment.number] = runningThrough(above, segment, notes);
-  }
+  const sums = new RunningSums(slotsFor(order));
+  for (const segment of order) sums.add(segment, segment.parent === null ? -1 : segment.parent.number, notes);
   const { tips, leavesOf } = tipSegments(order);
-  const preview = (node: TreeNode | null): EntryPreview | null =>
-    node === null ? null : { entryId: node.id, text: notes.factsOf(node).preview };
-  return tips.map((segment) => {
-    const sums = running[segment.number]!;
+  const leaves: BranchLeaf[] = [];
+  for (const segment of tips) {
+    const at = segment.number;
     const tip = segment.marks.last(WORK)!;
     const labels = notes.labelsOf(segment);
-    return {
+    const fileLeafIds: string[] = [];
+    for (const node of leavesOf[at] ?? []) fileLeafIds.push(node.id);
+    const firstWork = sums.firstWork[at]!;
+    leaves.push({
       leafId: tip.id,
-      fileLeafIds: (leavesOf[segment.number] ?? []).map((node) => node.id),
+      fileLeafIds,
       archived: false,
       label: labels.length > 0 ? labels[labels.length - 1]!.label : null,
       segmentId: segment.id,
-      entries: sums.entries,
-      turns: sums.turns,
+      entries: sums.entries[at]!,
+      turns: sums.turns[at]!,
       tokens: {
-        input: sums.input,
-        output: sums.output,
-        cacheRead: sums.cacheRead,
-        cacheWrite: sums.cacheWrite,
+        input: sums.input[at]!,
+        output: sums.output[at]!,
+        cacheRead: sums.cacheRead[at]!,
+        cacheWrite: sums.cacheWrite[at]!,
       },
-      cost: sums.costNanos / 1e9,
-      errors: sums.errors,
-      models: rankedKeys(new Map(sums.modelNames.map((name, i) => [name, sums.modelCounts[i]!]))),
-      firstPrompt: preview(sums.firstPrompt),
-      lastPrompt: preview(sums.lastPrompt),
-      lastAnswer: preview(sums.lastAnswer),
-      firstTimestamp: sums.firstWork?.entry.timestamp ?? null,
+      cost: sums.costNanos[at]! / 1e9,
+      errors: sums.errors[at]!,
+      models: sums.models(at),
+      firstPrompt: previewOf(sums.firstPrompt[at]!, notes.factsOf),
+      lastPrompt: previewOf(sums.lastPrompt[at]!, notes.factsOf),
+      lastAnswer: previewOf(sums.lastAnswer[at]!, notes.factsOf),
+      firstTimestamp: firstWork === null ? null : firstWork.entry.timestamp,
       lastTimestamp: tip.entry.timestamp,
       endsInError: notes.factsOf(tip).isError,
-      branchSummaryIds: sums.summaries,
-    };
-  });
+      branchSummaryIds: sums.summaries[at]!,
+    });
+  }
+  return leaves;
 }

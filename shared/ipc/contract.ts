@@ -12,6 +12,7 @@
  */
 
 import type { BranchMap } from "../branches/branch-map.ts";
+import type { RunFacts } from "../branches/run-facts.ts";
 import type { BranchComparison, CompareDetail } from "../compare/types.ts";
 import type { AppliedContextEdit, CompactionInEffect } from "../session/context.ts";
 import type { Problem } from "../session/problems.ts";
@@ -244,6 +245,8 @@ export interface ArborRequests {
   "session.new": { params: { projectId: string }; result: SessionView };
   /** The open session's branch map: segments with their facts and children, one leaf per branch tip. */
   "session.branches": { params: Record<string, never>; result: BranchMap };
+  /** All the facts (tool calls, files, labels too) of a branch of the map, by its tip, or of one segment. */
+  "session.branchFacts": { params: { leafId: string } | { segmentId: string }; result: RunFacts };
   "session.compare": { params: CompareRequest; result: CompareView };
 }
 
@@ -343,6 +346,7 @@ export const REQUEST_NAMES: readonly RequestName[] = [
   "session.clone",
   "session.new",
   "session.branches",
+  "session.branchFacts",
   "session.compare",
 ];
 

@@ -47,6 +47,10 @@ export const requestSchemas: { [N in RequestName]: z.ZodType<RequestParams<N>> }
   "session.clone": NONE,
   "session.new": z.strictObject({ projectId: HANDLE }),
   "session.branches": NONE,
+  "session.branchFacts": z.union([
+    z.strictObject({ leafId: ENTRY_ID }),
+    z.strictObject({ segmentId: ENTRY_ID }),
+  ]),
   "session.compare": z.strictObject({
     left: z.strictObject({ leafId: ENTRY_ID }),
     right: z.strictObject({ leafId: ENTRY_ID, sessionId: HANDLE.optional() }),

@@ -109,6 +109,7 @@ const RESULT_CODECS: { [N in RequestName]: Codec<RequestResult<N>, WireResult<N>
   "session.clone": view,
   "session.new": view,
   "session.branches": plain,
+  "session.branchFacts": plain,
   "session.compare": plain,
 };
 
