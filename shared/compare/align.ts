@@ -77,6 +77,9 @@ export function commonAnchors(leftKeys: readonly string[], rightKeys: readonly s
 
 function middleAnchors(left: string[], right: string[]): [number, number][] {
   if (left.length === 0 || right.length === 0) return [];
+  // Two branches past their ancestor often share no key at all: nothing for a diff to find.
+  const leftKeys = new Set(left);
+  if (!right.some((key) => leftKeys.has(key))) return [];
   const changes = diffArrays(left, right, { maxEditLength: MAX_EDIT_LENGTH, timeout: DIFF_TIMEOUT_MS });
   if (changes === undefined) return uniqueAnchors(left, right);
   const anchors: [number, number][] = [];
