@@ -14,22 +14,11 @@ import type { SessionEntry } from "../session/types.ts";
 /** `customType` prefix of the `custom` entries Arbor writes (marks, archive state...). */
 export const ARBOR_CUSTOM_PREFIX = "arbor.";
 
-/** The message role of a message entry (a stub keeps it), else undefined. */
-export function messageRole(entry: SessionEntry): unknown {
-  if (entry.type !== "message") return undefined;
-  const message: unknown = entry.message;
-  return typeof message === "object" && message !== null ? (message as { role?: unknown }).role : undefined;
-}
-
-/** A turn starts at a user message or at an extension's `custom_message`. */
-export function isTurnStart(entry: SessionEntry): boolean {
-  return entry.type === "custom_message" || messageRole(entry) === "user";
-}
-
 /**
  * An entry that marks something without being part of the work: a label, a
  * session name, one of Arbor's own `custom` entries. A branch's tip is its
  * last entry that is not one of these, so appending a label makes no branch.
+ * (The model reads the same from the entry's facts: `marksOnly`.)
  */
 export function isMarker(entry: SessionEntry): boolean {
   if (entry.type === "label" || entry.type === "session_info") return true;
@@ -40,7 +29,7 @@ export function isMarker(entry: SessionEntry): boolean {
   );
 }
 
-/** `isTurnStart` from an entry's facts (for a message, `kind` is its role; else its type). */
+/** A turn starts at a user message or an extension's `custom_message` (for a message, `kind` is its role). */
 export function startsTurn(facts: EntryFacts): boolean {
   return facts.role === "user" || (facts.role === undefined && facts.kind === "custom_message");
 }
@@ -64,9 +53,4 @@ export function isAnswer(facts: EntryFacts): boolean {
 /** A tool result with `isError`, or a bash execution that exited non-zero. */
 export function isToolError(facts: EntryFacts): boolean {
   return facts.isError && (facts.role === "toolResult" || facts.role === "bashExecution");
-}
-
-/** An assistant message that stopped on an error or was aborted, or a tool error: a run ending here ended badly. */
-export function endsBadly(facts: EntryFacts): boolean {
-  return facts.isError;
 }
