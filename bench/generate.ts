@@ -15,6 +15,10 @@
  * current branch is held in memory, so the ~700 MB file costs no more memory
  * than the small ones.
  *
+ * Two files serve the compare measurements only (issue 18): `fork20k`, two
+ * 5k-entry branches from the leaf of a 10k-entry trunk, and `tips100k`, a
+ * 100k-entry session that branches often enough to have about 1,000 tips.
+ *
  *   npx tsx bench/generate.ts          # the standard set
  *   npx tsx bench/generate.ts --huge   # ... plus the ~700 MB file
  *   npx tsx bench/generate.ts --force  # regenerate even if up to date
@@ -39,7 +43,7 @@ export const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 export const DATA_DIR = join(BENCH_DIR, "data");
 const MANIFEST = join(DATA_DIR, "manifest.json");
 
-export type Profile = "normal" | "heavy" | "chain";
+export type Profile = "normal" | "heavy" | "chain" | "fork";
 
 export interface FileSpec {
   /** File name (without directory) and the name used in reports. */
@@ -51,6 +55,12 @@ export interface FileSpec {
   /** ...or once the file has at least this many bytes. */
   bytes?: number;
   huge?: boolean;
+  /** `fork` files: the trunk's entries; the rest is split between two branches from its leaf. */
+  trunk?: number;
+  /** Chance per turn of asking an earlier prompt again (default 0.05; never in `chain` and `fork` files). */
+  branchChance?: number;
+  /** For the compare measurements only, not the open table. */
+  compare?: boolean;
 }
 
 export const FILE_SPECS: readonly FileSpec[] = [
@@ -60,6 +70,8 @@ export const FILE_SPECS: readonly FileSpec[] = [
   { name: "mb100", profile: "heavy", seed: 2001, bytes: 100 * 1e6 },
   { name: "chain100k", profile: "chain", seed: 3001, entries: 100_000 },
   { name: "mb700", profile: "heavy", seed: 4001, bytes: 700 * 1e6, huge: true },
+  { name: "fork20k", profile: "fork", seed: 5001, entries: 20_000, trunk: 10_000, compare: true },
+  { name: "tips100k", profile: "normal", seed: 5002, entries: 100_000, branchChance: 0.15, compare: true },
 ];
 
 export interface GeneratedFile {
@@ -75,6 +87,8 @@ export interface GeneratedFile {
   /** Depth of the leaf (root = 0). */
   leafDepth: number;
   sha256: string;
+  /** `fork` files: the leaves of the two branches. */
+  tips?: string[];
 }
 
 interface Manifest {
@@ -375,6 +389,16 @@ const SIZES: Record<Profile, Sizes> = {
     writeContent: 5000,
     summary: 4000,
   },
+  fork: {
+    user: 160,
+    text: 220,
+    thinking: 260,
+    readResult: 900,
+    bashResult: 320,
+    editText: 160,
+    writeContent: 700,
+    summary: 1800,
+  },
   chain: {
     user: 160,
     text: 220,
@@ -447,8 +471,13 @@ class SessionGenerator {
   private model = MODELS[0]!;
   private sinceCompaction = 0;
   private nextCompaction: number;
+  /** Where the running part of a `fork` file stops (its entry count); the whole file's otherwise. */
+  private limit: number | undefined;
+  private turns = 0;
   entries = 0;
   lastId = "";
+  /** `fork` files: the leaves of the two branches. */
+  readonly tips: string[] = [];
 
   constructor(
     private readonly spec: FileSpec,
@@ -462,10 +491,11 @@ class SessionGenerator {
   }
 
   private get branching(): boolean {
-    return this.spec.profile !== "chain";
+    return this.spec.profile !== "chain" && this.spec.profile !== "fork";
   }
 
   private done(): boolean {
+    if (this.limit !== undefined) return this.entries >= this.limit;
     if (this.spec.entries !== undefined) return this.entries >= this.spec.entries;
     return this.out.approxBytes() >= (this.spec.bytes ?? 0);
   }
@@ -521,19 +551,42 @@ class SessionGenerator {
       timestamp: new Date(this.time).toISOString(),
       cwd: "/home/user/projects/arbor",
     });
+    this.emit({ type: "model_change", provider: this.model.provider, modelId: this.model.model });
+    this.emit({ type: "thinking_level_change", thinkingLevel: "medium" });
+    if (this.spec.profile === "fork") this.runFork();
+    else this.runTurns(undefined);
+  }
+
+  /** Turns until the file (or, with `limit`, this part of it) has its entries. */
+  private runTurns(limit: number | undefined): void {
+    this.limit = limit;
     try {
-      this.emit({ type: "model_change", provider: this.model.provider, modelId: this.model.model });
-      this.emit({ type: "thinking_level_change", thinkingLevel: "medium" });
-      for (let turn = 0; ; turn++) this.turn(turn);
+      for (;;) this.turn(this.turns++);
     } catch (error) {
       if (!(error instanceof Done)) throw error;
     }
   }
 
+  /** The trunk, then one branch from its leaf, then another from the same leaf. */
+  private runFork(): void {
+    const total = this.spec.entries ?? 20_000;
+    const trunk = this.spec.trunk ?? total / 2;
+    this.runTurns(trunk);
+    const trunkPath = this.path.slice();
+    const trunkUsers = this.userIndexes.slice();
+    this.runTurns(trunk + Math.floor((total - trunk) / 2));
+    this.tips.push(this.lastId);
+    this.path = trunkPath;
+    this.userIndexes = trunkUsers;
+    this.runTurns(total);
+    this.tips.push(this.lastId);
+  }
+
   private turn(turn: number): void {
     const rng = this.rng;
     if (turn === 3) this.emit({ type: "session_info", name: this.text.prose(rng.int(20, 50)) });
-    if (this.branching && this.userIndexes.length > 1 && rng.chance(0.05)) this.branch();
+    const branchChance = this.spec.branchChance ?? 0.05;
+    if (this.branching && this.userIndexes.length > 1 && rng.chance(branchChance)) this.branch();
     if (this.branching && this.sinceCompaction >= this.nextCompaction && this.path.length > 80) {
       this.compaction();
     }
@@ -831,6 +884,7 @@ export function generateFile(spec: FileSpec): GeneratedFile {
     leafId: generator.lastId,
     leafDepth: generator.leafDepth(),
     sha256: sha256File(path),
+    ...(generator.tips.length > 0 ? { tips: generator.tips } : {}),
   };
 }
 
@@ -838,13 +892,21 @@ export function generateFile(spec: FileSpec): GeneratedFile {
  * Makes sure the files exist and match this generator's source; regenerates
  * what is missing or stale. Returns the files in `FILE_SPECS` order.
  */
-export function ensureFiles(options: { huge?: boolean; force?: boolean; log?: (line: string) => void } = {}) {
+export function ensureFiles(
+  options: {
+    huge?: boolean;
+    force?: boolean;
+    names?: readonly string[] | undefined;
+    log?: (line: string) => void;
+  } = {},
+) {
   const log = options.log ?? (() => {});
   const version = generatorVersion();
   const manifest = readManifest(version);
   const files: GeneratedFile[] = [];
   for (const spec of FILE_SPECS) {
     if (spec.huge && !options.huge) continue;
+    if (options.names && !options.names.includes(spec.name)) continue;
     const known = manifest.files[spec.name];
     const path = dataPath(spec.name);
     if (!options.force && known && existsSync(path) && statSync(path).size === known.bytes) {

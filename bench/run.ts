@@ -15,7 +15,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
-import { BENCH_DIR, DATA_DIR, ensureFiles, type GeneratedFile } from "./generate.ts";
+import { BENCH_DIR, DATA_DIR, ensureFiles, FILE_SPECS, type GeneratedFile } from "./generate.ts";
 import type { WorkerResult } from "./worker.ts";
 
 const args = process.argv.slice(2);
@@ -23,6 +23,9 @@ const HUGE = args.includes("--huge");
 const REPS = Number(argValue("--reps") ?? 3);
 const ONLY = argValue("--only")?.split(",");
 const CONTEXT_REPS = 7;
+const BRANCH_MAP_REPS = 5;
+/** Files only the compare measurements use (issue 18). */
+const COMPARE_FILES = new Set(FILE_SPECS.filter((spec) => spec.compare).map((spec) => spec.name));
 const CONTEXT_REPS_PI073 = 5;
 const RESULTS_DIR = join(BENCH_DIR, "results");
 const ROOT = join(BENCH_DIR, "..");
@@ -94,10 +97,11 @@ function measure(
   worker: WorkerCommand,
   op: string,
   file: string,
-  options: { reps?: number; timeoutMs?: number } = {},
+  options: { reps?: number; timeoutMs?: number; args?: readonly string[] } = {},
 ): Promise<Measurement> {
   return new Promise((resolvePromise) => {
-    const child = spawn(process.execPath, [...worker.argv, op, file, String(options.reps ?? 1)], {
+    const argv = [...worker.argv, op, file, String(options.reps ?? 1), ...(options.args ?? [])];
+    const child = spawn(process.execPath, argv, {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -219,8 +223,7 @@ async function main(): Promise<void> {
   if (loadBefore > cpus().length * 0.5) {
     console.log(`note: load average ${loadBefore.toFixed(1)} before starting; absolute times will be noisy`);
   }
-  let files = ensureFiles({ huge: HUGE, log: (line) => console.log(line) });
-  if (ONLY) files = files.filter((file) => ONLY.includes(file.name));
+  const files = ensureFiles({ huge: HUGE, names: ONLY, log: (line) => console.log(line) });
   const worker = await prepareWorker();
   console.log(`worker: ${worker.mode} (${worker.argv.join(" ")}), ${REPS} runs per measurement, median\n`);
 
@@ -232,7 +235,7 @@ async function main(): Promise<void> {
 
   const open: Record<string, Record<OpenOp, Summary>> = {};
   const raw: Measurement[] = [];
-  const standard = files.filter((file) => file.name !== "mb700");
+  const standard = files.filter((file) => file.name !== "mb700" && !COMPARE_FILES.has(file.name));
   for (const file of standard) {
     const runs: Record<string, Measurement[]> = {};
     for (let rep = 0; rep < REPS; rep++) {
@@ -275,6 +278,8 @@ async function main(): Promise<void> {
     const counts = new Set(Object.values(context).map((m) => m.messages));
     if (counts.size > 1) console.log(`  WARNING: context message counts disagree: ${[...counts].join(", ")}`);
   }
+
+  const compare = await measureCompare(worker, files, raw);
 
   // The huge file: one run each, RSS is the point.
   const huge: Record<string, Summary & { exit: string; polledPeakMiB: number }> = {};
@@ -341,11 +346,13 @@ async function main(): Promise<void> {
   for (const file of standard) fileRow(file, open[file.name]!);
   if (hugeFile) fileRow(hugeFile, huge);
 
-  console.log(
-    `\nOpen + full tree (median of ${REPS} runs${hugeFile ? ", mb700 one run" : ""}, one process each; ` +
-      `bare worker RSS ${fmtMiB(baseline.medianRssMiB)} MiB)`,
-  );
-  console.log(table(rows, ["l", ...rows[0]!.slice(1).map(() => "r" as const)]));
+  if (rows.length > 1) {
+    console.log(
+      `\nOpen + full tree (median of ${REPS} runs${hugeFile ? ", mb700 one run" : ""}, one process each; ` +
+        `bare worker RSS ${fmtMiB(baseline.medianRssMiB)} MiB)`,
+    );
+    console.log(table(rows, ["l", ...rows[0]!.slice(1).map(() => "r" as const)]));
+  }
 
   if (chain) {
     const ctxRows = [
@@ -370,15 +377,14 @@ async function main(): Promise<void> {
     console.log(table(ctxRows, ["l", "r", "r", "l", "r", "r"]));
   }
 
-  // Targets
-  interface Target {
-    name: string;
-    value: number;
-    unit: string;
-    target: string;
-    /** null: not measured in this run; "info": a reference figure without a target. */
-    pass: boolean | null | "info";
+  if (compare.rows.length > 1) {
+    console.log(
+      "\nCompare (issue 18): arbor diff against arbor stats on fork20k; the branch map of tips100k",
+    );
+    console.log(table(compare.rows, ["l", "r", "r", "r", "l"]));
   }
+
+  // Targets
   const targets: Target[] = [];
   const mb100 = open.mb100;
   if (mb100) {
@@ -476,11 +482,14 @@ async function main(): Promise<void> {
       pass: null,
     });
   }
+  targets.push(...compare.targets);
   const targetRows = [["target", "measured", "wanted", "status"]];
   for (const t of targets) {
     targetRows.push([
       t.name,
-      Number.isFinite(t.value) ? `${t.unit === "MiB" ? fmtMiB(t.value) : fmtRatio(t.value)} ${t.unit}` : "-",
+      Number.isFinite(t.value)
+        ? `${t.unit === "MiB" ? fmtMiB(t.value) : t.unit === "ms" ? fmtMs(t.value) : fmtRatio(t.value)} ${t.unit}`
+        : "-",
       t.target,
       t.pass === null ? "not run (--huge)" : t.pass === "info" ? "" : t.pass ? "PASS" : "MISS",
     ]);
@@ -545,6 +554,7 @@ async function main(): Promise<void> {
       ]),
     ),
     huge,
+    compare: compare.json,
     targets,
     raw,
   };
@@ -552,6 +562,93 @@ async function main(): Promise<void> {
   writeFileSync(join(RESULTS_DIR, "latest.json"), json);
   writeFileSync(join(RESULTS_DIR, `run-${out.date.replace(/[:.]/g, "-")}.json`), json);
   console.log(`results: ${join(RESULTS_DIR, "latest.json")}`);
+}
+
+interface Target {
+  name: string;
+  value: number;
+  unit: string;
+  target: string;
+  /** null: not measured in this run; "info": a reference figure without a target. */
+  pass: boolean | null | "info";
+}
+
+/**
+ * The compare measurements (issue 18): `arbor diff` of the two tips of
+ * fork20k against `arbor stats` of the same file (interleaved runs, one
+ * process each, medians), and the branch map of tips100k built as a window
+ * builds it (first run cold, then repeats in the same process).
+ */
+async function measureCompare(
+  worker: WorkerCommand,
+  files: readonly GeneratedFile[],
+  raw: Measurement[],
+): Promise<{ rows: string[][]; targets: Target[]; json: Record<string, unknown> }> {
+  const rows = [["compare", "first ms", "median ms", "ratio", "runs ms"]];
+  const targets: Target[] = [];
+  const json: Record<string, unknown> = {};
+  const fork = files.find((file) => file.name === "fork20k");
+  if (fork?.tips) {
+    const runs: Record<string, Measurement[]> = { "arbor-stats": [], "arbor-diff": [] };
+    for (let rep = 0; rep < REPS; rep++) {
+      const order = rep % 2 === 0 ? ["arbor-stats", "arbor-diff"] : ["arbor-diff", "arbor-stats"];
+      for (const op of order) {
+        const m = await measure(worker, op, fork.path, { args: op === "arbor-diff" ? fork.tips : [] });
+        raw.push(m);
+        runs[op]!.push(m);
+        if (!m.ok) console.log(`  fork20k ${op}: FAILED ${m.error}`);
+      }
+    }
+    const stats = summarize(runs["arbor-stats"]!);
+    const diff = summarize(runs["arbor-diff"]!);
+    const ratio = diff.medianMs / stats.medianMs;
+    const msOf = (op: string) => runs[op]!.map((m) => fmtMs(m.ms ?? Number.NaN)).join(" ");
+    rows.push(
+      ["arbor stats fork20k", "", fmtMs(stats.medianMs), "", msOf("arbor-stats")],
+      [
+        "arbor diff fork20k (5k vs 5k entries)",
+        "",
+        fmtMs(diff.medianMs),
+        fmtRatio(ratio),
+        msOf("arbor-diff"),
+      ],
+    );
+    console.log(`fork20k    stats ${fmtMs(stats.medianMs)} ms | diff ${fmtMs(diff.medianMs)} ms`);
+    targets.push({
+      name: "Arbor diff/stats time, fork20k",
+      value: ratio,
+      unit: "x",
+      target: "<= 5",
+      pass: stats.ok && diff.ok && ratio <= 5,
+    });
+    json.fork20k = { stats, diff, ratio };
+  }
+  const tips = files.find((file) => file.name === "tips100k");
+  if (tips) {
+    const m = await measure(worker, "arbor-branches", tips.path, { reps: BRANCH_MAP_REPS });
+    raw.push(m);
+    const runsMs = m.runsMs ?? [];
+    const first = runsMs[0] ?? Number.NaN;
+    rows.push([
+      `branch map tips100k (${m.tips ?? "?"} tips)`,
+      fmtMs(first),
+      fmtMs(median(runsMs)),
+      "",
+      runsMs.map(fmtMs).join(" "),
+    ]);
+    console.log(
+      `tips100k   branch map ${m.ok ? `${fmtMs(first)} ms first, ${m.tips} tips` : `FAILED ${m.error}`}`,
+    );
+    targets.push({
+      name: "Branch map of 100k entries, ~1,000 tips (first build)",
+      value: first,
+      unit: "ms",
+      target: "< 200 ms",
+      pass: m.ok && first < 200,
+    });
+    json.tips100k = { firstMs: first, runsMs, tips: m.tips, ok: m.ok };
+  }
+  return { rows, targets, json };
 }
 
 /** All implementations must see the same tree: same node count (Pi's tree holds every entry). */

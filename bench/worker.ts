@@ -1,5 +1,5 @@
 /**
- * One measurement per process: `node worker.mjs OP FILE [REPS]`.
+ * One measurement per process: `node worker.mjs OP FILE [REPS] [ARGS...]`.
  *
  * Loads only the code OP needs (before the clock starts), runs the operation,
  * and prints one JSON line: the operation's wall time (performance.now()
@@ -13,6 +13,11 @@
  *   pi16-open  Pi 1.6  SessionManager.open(file) + getTree()
  *   arbor-open Arbor openIndexedFile(file) (open + full tree index)
  *   noop       nothing: the RSS of a bare worker
+ * Compare operations (issue 18):
+ *   arbor-stats     runCli(["stats", FILE, "--json"]): the reference
+ *   arbor-diff      runCli(["diff", FILE, LEFT, RIGHT, "--json"]) (LEFT RIGHT after REPS)
+ *   arbor-branches  the file opened as the window opens it (untimed), then REPS timed runs of
+ *                   BranchModel.build + branchMap; the first run is the cold one a window waits for
  * Context operations (file loaded first, untimed; then REPS timed runs of the
  * context call alone for the file's leaf):
  *   pi073-context  buildSessionContext(entries, leafId, byId) of Pi 0.73
@@ -64,6 +69,8 @@ export interface WorkerResult {
   roots?: number;
   nodes?: number;
   messages?: number;
+  /** arbor-branches: how many branches (tips) the map has. */
+  tips?: number;
   error?: string;
   fileChanged?: boolean;
 }
@@ -122,7 +129,7 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-async function run(op: string, file: string, reps: number): Promise<WorkerResult> {
+async function run(op: string, file: string, reps: number, extra: string[]): Promise<WorkerResult> {
   const result: WorkerResult = { op, file, ok: true, maxRssKB: 0, heapUsedMB: 0 };
   const before = statSync(file);
   const isPi = op.startsWith("pi");
@@ -175,6 +182,37 @@ async function run(op: string, file: string, reps: number): Promise<WorkerResult
         closeOpened(opened);
         break;
       }
+      case "arbor-stats":
+      case "arbor-diff": {
+        const { runCli } = await import("../app/cli/main.ts");
+        const argv = op === "arbor-stats" ? ["stats", file, "--json"] : ["diff", file, ...extra, "--json"];
+        let errors = "";
+        const io = { stdout: () => {}, stderr: (text: string) => (errors += text) };
+        const cpu = cpuSince();
+        const start = performance.now();
+        const code = runCli(argv, io);
+        result.ms = performance.now() - start;
+        result.cpuMs = cpuSince() - cpu;
+        if (code !== 0) throw new Error(`arbor ${argv[0]} exited ${code}: ${errors.trim()}`);
+        break;
+      }
+      case "arbor-branches": {
+        const { openIndexedFile } = await import("../app/store/open-indexed-file.ts");
+        const { BranchModel } = await import("../shared/branches/index.ts");
+        const opened = openIndexedFile(file, { withFacts: true });
+        const { index, reader } = opened;
+        result.runsMs = [];
+        for (let i = 0; i < reps; i++) {
+          const start = performance.now();
+          const map = BranchModel.build(index, reader).branchMap();
+          result.runsMs.push(performance.now() - start);
+          result.tips = map.leaves.length;
+        }
+        result.ms = result.runsMs[0] ?? 0;
+        result.entries = index.entries.length;
+        closeOpened(opened);
+        break;
+      }
       case "pi073-context":
       case "pi16-context": {
         const pi = await loadPi(op === "pi073-context" ? "pi073" : "pi16");
@@ -224,10 +262,10 @@ async function run(op: string, file: string, reps: number): Promise<WorkerResult
   return result;
 }
 
-const [op, file, repsArg] = process.argv.slice(2);
+const [op, file, repsArg, ...extra] = process.argv.slice(2);
 if (!op || !file) {
-  console.error("usage: worker OP FILE [REPS]");
+  console.error("usage: worker OP FILE [REPS] [ARGS...]");
   process.exit(2);
 }
-const result = await run(op, resolve(file), Number(repsArg ?? 1) || 1);
+const result = await run(op, resolve(file), Number(repsArg ?? 1) || 1, extra);
 process.stdout.write(`${JSON.stringify(result)}\n`);

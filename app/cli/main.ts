@@ -6,6 +6,8 @@
  *   arbor tree FILE [--json]
  *   arbor check FILE... [--json]
  *   arbor stats FILE [--json]
+ *   arbor branches FILE [--json]
+ *   arbor diff FILE LEFT RIGHT [--against OTHER_FILE] [--json]
  *   arbor serve [--dir DIR]... [--port N]   (app/serve/main.ts: Arbor in a browser)
  *
  *   arbor rename|label|continue|archive|unarchive|note|edit-context ...
@@ -44,6 +46,8 @@ import {
   unarchiveCommand,
 } from "./actions/write-commands.ts";
 import { CliError, type CliCommand, type CliIo, parse, UsageError } from "./cli-kit.ts";
+import { branchesCommand } from "./branches-command.ts";
+import { diffCommand } from "./diff-command.ts";
 import { renderTreeText, treeJson } from "./tree-output.ts";
 
 export { type CheckReport, checkReport } from "../store/check-report.ts";
@@ -54,6 +58,8 @@ const USAGE = `usage:
   arbor tree FILE [--json]
   arbor check FILE... [--json]
   arbor stats FILE [--json]
+  arbor branches FILE [--json]
+  arbor diff FILE LEFT RIGHT [--against OTHER_FILE] [--json]
   arbor serve [--dir DIR]... [--port N]
   arbor rename FILE NAME [--force] [--json]
   arbor label FILE ENTRY (TEXT | --clear) [--force] [--json]
@@ -112,6 +118,10 @@ function runCommand(argv: readonly string[], io: CliIo): number | Promise<number
         return checkCommand(rest, io);
       case "stats":
         return statsCommand(rest, io);
+      case "branches":
+        return branchesCommand(rest, io);
+      case "diff":
+        return diffCommand(rest, io);
       case "help":
       case "--help":
       case "-h":
@@ -153,13 +163,13 @@ function describeIoError(error: unknown): string {
 const openFiles: IndexedFile[] = [];
 
 /** Opens a file structure-first (bodies read on demand) for its index and entries; the file stays untouched. */
-function openFile(file: string): { index: SessionIndex; reader: EntryReader } {
+export function openFile(file: string): { index: SessionIndex; reader: EntryReader } {
   const opened = openIndexedFile(file);
   openFiles.push(opened);
   return opened;
 }
 
-function oneFile(positionals: string[]): string {
+export function oneFile(positionals: string[]): string {
   if (positionals.length !== 1) throw new UsageError(cliErrors.expectedOneFile(positionals.length));
   return positionals[0]!;
 }

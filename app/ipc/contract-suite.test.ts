@@ -34,6 +34,8 @@ import {
   type SessionIndex,
 } from "../../shared/session/index.ts";
 import { ensureNoLeaks } from "../../shared/lifecycle/testing.ts";
+import { BranchModel } from "../../shared/branches/index.ts";
+import { compareBranches } from "../../shared/compare/index.ts";
 import { generateSession } from "../../shared/session/testing/generate-session.ts";
 import {
   encodedCwd,
@@ -481,6 +483,75 @@ export function runContractSuite(
       const current = (await client.request("session.current", {}))!;
       expect(current.name).toBe("Contract run");
       expect(plainView(applySessionDelta(before, delta))).toEqual(plainView(current));
+    });
+
+    it("session.branches, session.branchFacts and session.compare answer what the branch model and the compare engine say", async () => {
+      const index = freshIndex(samplePath);
+      const reader = inMemoryEntryReader(index);
+      expect(await client.request("session.branches", {})).toEqual(
+        wire(BranchModel.build(index, reader).branchMap()),
+      );
+      const model = BranchModel.build(index, reader);
+      expect(await client.request("session.branchFacts", { leafId: SAMPLE_IDS.a2 })).toEqual(
+        wire(model.branchFacts(SAMPLE_IDS.a2)),
+      );
+      expect(await client.request("session.branchFacts", { segmentId: SAMPLE_IDS.u1 })).toEqual(
+        wire(model.segmentFacts(SAMPLE_IDS.u1)),
+      );
+      await expectError(client.request("session.branchFacts", { leafId: SAMPLE_IDS.u1 }), "not-found");
+      await expectError(
+        client.request("session.branchFacts", { leafId: SAMPLE_IDS.a2, segmentId: SAMPLE_IDS.u1 } as never),
+        "invalid-request",
+      );
+      const compared = await client.request("session.compare", {
+        left: { leafId: SAMPLE_IDS.a2 },
+        right: { leafId: SAMPLE_IDS.u4 },
+      });
+      const expected = compareBranches(
+        { index, reader, tipId: SAMPLE_IDS.a2, file: samplePath },
+        { index, reader, tipId: SAMPLE_IDS.u4, file: samplePath },
+        { detail: { from: 0, count: 20 } },
+      );
+      expect(compared).toEqual(wire({ ...expected, leftSessionId: sampleId, rightSessionId: sampleId }));
+      expect(compared.ancestorId).toBe(SAMPLE_IDS.a1);
+      const other = await client.request("session.compare", {
+        left: { leafId: SAMPLE_IDS.a2 },
+        right: { leafId: freshIndex(linearPath).leafId!, sessionId: idOfPath.get(linearPath)! },
+        detail: { fromTurn: 1, turns: 1 },
+      });
+      expect(other).toMatchObject({
+        ancestorId: null,
+        rightSessionId: idOfPath.get(linearPath),
+        detail: { from: 1 },
+      });
+      expect(other.right.file).toBe(linearPath);
+      expect(other.detail.turns.map((turn) => turn.turn)).toEqual([1]);
+      await expectError(
+        client.request("session.compare", { left: { leafId: "nope" }, right: { leafId: SAMPLE_IDS.a2 } }),
+        "not-found",
+      );
+      await expectError(
+        client.request("session.compare", {
+          left: { leafId: SAMPLE_IDS.a2 },
+          right: { leafId: SAMPLE_IDS.a2, sessionId: `s${"A".repeat(22)}` },
+        }),
+        "not-found",
+      );
+      await expectError(
+        client.request("session.compare", {
+          left: { leafId: SAMPLE_IDS.a2 },
+          right: { leafId: SAMPLE_IDS.a2, path: samplePath } as never,
+        }),
+        "invalid-request",
+      );
+      await expectError(
+        client.request("session.compare", {
+          left: { leafId: SAMPLE_IDS.a2 },
+          right: { leafId: SAMPLE_IDS.a2 },
+          detail: { fromTurn: 0, turns: 100_000 },
+        }),
+        "invalid-request",
+      );
     });
 
     it("entries another writer appends, on branches too, arrive as deltas that keep a view equal to session.current", async () => {

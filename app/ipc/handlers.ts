@@ -8,6 +8,7 @@
  */
 
 import type { AppInfo, ArborHandlers } from "../../shared/ipc/contract.ts";
+import type { SessionBranches } from "../branches/session-branches.ts";
 import type { LibraryView } from "../library-view/library-view.ts";
 import type { PreferencesFile } from "../preferences/preferences-file.ts";
 import type { SessionManagement } from "../session-manage/session-management.ts";
@@ -23,6 +24,7 @@ export interface HandlerServices {
   actions: SessionActions;
   writes: SessionWrites;
   management: SessionManagement;
+  branches: SessionBranches;
 }
 
 export function createArborHandlers({
@@ -33,6 +35,7 @@ export function createArborHandlers({
   actions,
   writes,
   management,
+  branches,
 }: HandlerServices): ArborHandlers {
   return {
     "app.info": async () => ({ ...info, theme: preferences.current.theme }),
@@ -69,5 +72,8 @@ export function createArborHandlers({
     "session.export": ({ sessionId, leafId, format }) => management.export(sessionId, leafId, format),
     "session.openInPi": ({ sessionId }) => management.openInPi(sessionId),
     "session.import": ({ projectId, content, fileName }) => management.import(projectId, content, fileName),
+    "session.branches": async () => branches.map(),
+    "session.branchFacts": async (of) => branches.facts(of),
+    "session.compare": (request) => branches.compare(request),
   };
 }

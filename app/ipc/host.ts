@@ -27,6 +27,7 @@ import type { Disposable } from "../../shared/lifecycle/disposable.ts";
 import type { Launcher } from "../session-manage/open-in-pi.ts";
 import { SessionManagement } from "../session-manage/session-management.ts";
 import { type TrashFunction, TrashBin } from "../session-manage/trash-bin.ts";
+import { SessionBranches } from "../branches/session-branches.ts";
 import { SessionActions } from "../session-view/session-actions.ts";
 import { SessionViews } from "../session-view/session-views.ts";
 import { SessionWrites } from "../session-view/session-writes.ts";
@@ -158,6 +159,7 @@ export interface WindowServices extends Disposable {
   readonly actions: SessionActions;
   readonly writes: SessionWrites;
   readonly management: SessionManagement;
+  readonly branches: SessionBranches;
 }
 
 export function createWindowServices(options: WindowServicesOptions): WindowServices {
@@ -182,6 +184,7 @@ export function createWindowServices(options: WindowServicesOptions): WindowServ
   });
   const actions = new SessionActions({ runtime, views: sessions, library, ids, events });
   const writes = new SessionWrites(runtime);
+  const branches = new SessionBranches({ runtime, library, ids });
   const { preferences } = options;
   const management = new SessionManagement({
     runtime,
@@ -202,14 +205,25 @@ export function createWindowServices(options: WindowServicesOptions): WindowServ
     events.emit("app.themeChanged", { theme });
   });
   return {
-    handlers: createArborHandlers({ info, preferences, library, sessions, actions, writes, management }),
+    handlers: createArborHandlers({
+      info,
+      preferences,
+      library,
+      sessions,
+      actions,
+      writes,
+      management,
+      branches,
+    }),
     library,
     sessions,
     actions,
     writes,
     management,
+    branches,
     dispose() {
       themeChanges.dispose();
+      branches.dispose();
       actions.dispose();
       sessions.dispose();
       library.dispose();

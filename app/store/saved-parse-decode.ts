@@ -4,7 +4,7 @@
  * as none, and the file is then parsed.
  */
 
-import type { EntryFacts } from "../../shared/session/facts.ts";
+import { type EntryFacts, NO_FILES, type UsageFacts } from "../../shared/session/facts.ts";
 import type { EntryRecord, ParsedSession } from "../../shared/session/parse.ts";
 import { isProblemShaped } from "../../shared/session/problems.ts";
 import { DEFERRED_VALUE, messageStub } from "../../shared/session/stub.ts";
@@ -12,7 +12,6 @@ import { CURRENT_SESSION_VERSION } from "../../shared/session/types.ts";
 import { contentHash, DIGEST_HEX_LENGTH } from "./content-hash.ts";
 import {
   FORMAT,
-  type FactShape,
   HAS_TEXT,
   IS_ERROR,
   PARSE_CACHE_VERSION,
@@ -78,10 +77,16 @@ function checkOutline(saved: SavedForm): void {
     columns.preview,
     columns.toolSet,
     columns.tokenEstimate,
+    columns.usage,
+    columns.model,
+    columns.filesRead,
+    columns.filesModified,
   ]) {
     expect(Array.isArray(column) && column.length === count);
   }
   expect(Array.isArray(saved.shapes) && Array.isArray(saved.factShapes) && Array.isArray(saved.toolSets));
+  expect(Array.isArray(saved.models) && saved.models.every((model) => typeof model === "string"));
+  expect(Array.isArray(saved.fileSets) && saved.fileSets.every(isStringList));
   expect(Array.isArray(columns.values) && isRecord(saved.header) && Array.isArray(saved.problems));
   const version = (saved.header as { version?: unknown }).version;
   expect(typeof version === "number" && version >= CURRENT_SESSION_VERSION);
@@ -95,7 +100,7 @@ function checkOutline(saved: SavedForm): void {
 
 /** The records from their columns, and where the last one's line ends (its `\n` included). */
 function decodeRecords(saved: SavedForm): { records: EntryRecord[]; end: number } {
-  const { shapes, factShapes, toolSets } = saved;
+  const { shapes } = saved;
   const columns = saved.records;
   const values = columns.values;
   let nextValue = 0;
@@ -125,7 +130,7 @@ function decodeRecords(saved: SavedForm): { records: EntryRecord[]; end: number 
       byteLength,
       piIndex,
       deferred: true,
-      facts: factsOf(columns, i, factShapes, toolSets),
+      facts: factsOf(saved, i),
     });
   }
   expect(nextValue === values.length);
@@ -179,12 +184,9 @@ function decodeStub(
   return next;
 }
 
-function factsOf(
-  columns: SavedForm["records"],
-  i: number,
-  factShapes: readonly FactShape[],
-  toolSets: readonly (readonly string[])[],
-): EntryFacts | undefined {
+function factsOf(saved: SavedForm, i: number): EntryFacts | undefined {
+  const { factShapes, toolSets } = saved;
+  const columns = saved.records;
   const at = columns.facts[i]!;
   if (at === -1) return undefined;
   const shape = factShapes[at];
@@ -205,7 +207,36 @@ function factsOf(
     toolCallsOnly: (flags & TOOL_CALLS_ONLY) !== 0,
     hasText: (flags & HAS_TEXT) !== 0,
     stopReason,
+    usage: usageOf(columns.usage[i]),
+    model: modelOf(saved.models, columns.model[i]!),
+    // Shared between the records of one list: nobody writes to a fact's file list.
+    filesRead: fileSetOf(saved.fileSets, columns.filesRead[i]!),
+    filesModified: fileSetOf(saved.fileSets, columns.filesModified[i]!),
   };
+}
+
+function usageOf(saved: unknown): UsageFacts | null {
+  if (saved === null) return null;
+  expect(Array.isArray(saved) && saved.length === 5 && saved.every((n) => typeof n === "number"));
+  const [input, output, cacheRead, cacheWrite, cost] = saved as number[];
+  return { input: input!, output: output!, cacheRead: cacheRead!, cacheWrite: cacheWrite!, cost: cost! };
+}
+
+function modelOf(models: readonly string[], at: number): string | null {
+  if (at === -1) return null;
+  const model = models[at];
+  expect(typeof model === "string");
+  return model!;
+}
+
+function fileSetOf(fileSets: readonly (readonly string[])[], at: number): readonly string[] {
+  const files = fileSets[at];
+  expect(files !== undefined);
+  return files!.length === 0 ? NO_FILES : files!;
+}
+
+function isStringList(value: unknown): boolean {
+  return Array.isArray(value) && value.every((item) => typeof item === "string");
 }
 
 function isLineOrNull(value: unknown): boolean {

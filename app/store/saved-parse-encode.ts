@@ -4,6 +4,7 @@
  * shapes, fact shapes and tool sets: each is stored once and numbered.
  */
 
+import type { EntryFacts, UsageFacts } from "../../shared/session/facts.ts";
 import type { ParsedSession } from "../../shared/session/parse.ts";
 import { DEFERRED_VALUE } from "../../shared/session/stub.ts";
 import { CURRENT_SESSION_VERSION, type SessionHeader } from "../../shared/session/types.ts";
@@ -68,8 +69,7 @@ function encodeRecords(
   digest: string,
 ): SavedForm {
   const shapes = new ShapeTable();
-  const factShapes = new Interned<FactShape>(sameItems);
-  const toolSets = new Interned<readonly string[]>(sameItems);
+  const tables = factTables();
   const count = parsed.records.length;
   // Grown by push: `new Array(100_000)` would start out as a slow dictionary.
   const records: SavedForm["records"] = {
@@ -84,6 +84,10 @@ function encodeRecords(
     preview: [],
     toolSet: [],
     tokenEstimate: [],
+    usage: [],
+    model: [],
+    filesRead: [],
+    filesModified: [],
   };
   const values = records.values;
   let line = 0;
@@ -100,25 +104,7 @@ function encodeRecords(
     line = record.line;
     end = record.offset + record.byteLength + 1;
     piIndex = record.piIndex;
-    const facts = record.facts;
-    if (facts === undefined) {
-      records.facts.push(-1);
-      records.preview.push("");
-      records.toolSet.push(-1);
-      records.tokenEstimate.push(0);
-      continue;
-    }
-    if (!isExactPrimitive(facts.tokenEstimate)) throw new NotSaveable();
-    const flags =
-      (facts.isError ? IS_ERROR : 0) |
-      (facts.toolCallsOnly ? TOOL_CALLS_ONLY : 0) |
-      (facts.hasText ? HAS_TEXT : 0);
-    const factAt = factShapes.indexOf([facts.kind, facts.role ?? null, facts.stopReason, flags]);
-    const toolAt = toolSets.indexOf(facts.toolNames);
-    records.facts.push(factAt);
-    records.preview.push(facts.preview);
-    records.toolSet.push(toolAt);
-    records.tokenEstimate.push(facts.tokenEstimate);
+    pushFacts(records, record.facts, tables);
   }
   return {
     format: FORMAT,
@@ -132,10 +118,61 @@ function encodeRecords(
     problems: parsed.problems,
     trailingNonEntryLine: parsed.trailingNonEntryLine,
     shapes: shapes.shapes,
-    factShapes: factShapes.items,
-    toolSets: toolSets.items,
+    factShapes: tables.factShapes.items,
+    toolSets: tables.toolSets.items,
+    models: tables.models.items,
+    fileSets: tables.fileSets.items,
     records,
   };
+}
+
+/** The tables the facts' repeated values are numbered in. */
+function factTables() {
+  return {
+    factShapes: new Interned<FactShape>(sameItems),
+    toolSets: new Interned<readonly string[]>(sameItems),
+    fileSets: new Interned<readonly string[]>(sameItems),
+    models: new Interned<string>((a, b) => a === b),
+  };
+}
+
+/** Appends one record's facts (or their absence) to the fact columns. */
+function pushFacts(
+  records: SavedForm["records"],
+  facts: EntryFacts | undefined,
+  tables: ReturnType<typeof factTables>,
+): void {
+  if (facts === undefined) {
+    records.facts.push(-1);
+    records.preview.push("");
+    records.toolSet.push(-1);
+    records.tokenEstimate.push(0);
+    records.usage.push(null);
+    records.model.push(-1);
+    records.filesRead.push(-1);
+    records.filesModified.push(-1);
+    return;
+  }
+  if (!isExactPrimitive(facts.tokenEstimate)) throw new NotSaveable();
+  const flags =
+    (facts.isError ? IS_ERROR : 0) |
+    (facts.toolCallsOnly ? TOOL_CALLS_ONLY : 0) |
+    (facts.hasText ? HAS_TEXT : 0);
+  records.facts.push(tables.factShapes.indexOf([facts.kind, facts.role ?? null, facts.stopReason, flags]));
+  records.preview.push(facts.preview);
+  records.toolSet.push(tables.toolSets.indexOf(facts.toolNames));
+  records.tokenEstimate.push(facts.tokenEstimate);
+  records.usage.push(savedUsage(facts.usage));
+  records.model.push(facts.model === null ? -1 : tables.models.indexOf(facts.model));
+  records.filesRead.push(tables.fileSets.indexOf(facts.filesRead));
+  records.filesModified.push(tables.fileSets.indexOf(facts.filesModified));
+}
+
+function savedUsage(usage: UsageFacts | null): number[] | null {
+  if (usage === null) return null;
+  const saved = [usage.input, usage.output, usage.cacheRead, usage.cacheWrite, usage.cost];
+  if (!saved.every(isExactPrimitive)) throw new NotSaveable();
+  return saved;
 }
 
 /**

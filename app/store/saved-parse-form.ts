@@ -18,7 +18,7 @@ import type { SessionHeader } from "../../shared/session/types.ts";
  * parser that made it. `parse-cache.test.ts` holds a digest of the parser's
  * output on the fixtures and fails until both are updated.
  */
-export const PARSE_CACHE_VERSION = 2;
+export const PARSE_CACHE_VERSION = 3;
 
 export interface SavedParse {
   /** The parse of the file's first `parsed.byteLength` bytes. */
@@ -61,6 +61,10 @@ export interface SavedForm {
   shapes: ShapeItem[][];
   factShapes: FactShape[];
   toolSets: (readonly string[])[];
+  /** The distinct model names of assistant messages. */
+  models: string[];
+  /** The distinct lists of files read or changed (the empty list among them). */
+  fileSets: (readonly string[])[];
   records: {
     count: number;
     shape: number[];
@@ -78,5 +82,12 @@ export interface SavedForm {
     preview: string[];
     toolSet: number[];
     tokenEstimate: number[];
+    /** An assistant message's usage as `[input, output, cacheRead, cacheWrite, cost]`, or null. */
+    usage: (number[] | null)[];
+    /** Index in `models`, -1 for none. */
+    model: number[];
+    /** Indices in `fileSets` (-1 for a record without facts). */
+    filesRead: number[];
+    filesModified: number[];
   };
 }

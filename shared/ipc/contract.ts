@@ -11,6 +11,9 @@
  * main process's own open dialog.
  */
 
+import type { BranchMap } from "../branches/branch-map.ts";
+import type { RunFacts } from "../branches/run-facts.ts";
+import type { BranchComparison, CompareDetail } from "../compare/types.ts";
 import type { AppliedContextEdit, CompactionInEffect } from "../session/context.ts";
 import type { Problem } from "../session/problems.ts";
 import type { AgentMessage, LlmMessage, ModelRef, SessionEntry } from "../session/types.ts";
@@ -211,6 +214,31 @@ export interface SessionSearchResult {
   truncated: boolean;
 }
 
+/** The most turns of message detail one `session.compare` answer carries. */
+export const COMPARE_DETAIL_MAX_TURNS = 200;
+
+/** What `session.compare` is asked: two tips, the right one in the open session or another of the library. */
+export interface CompareRequest {
+  left: { leafId: string };
+  /** `sessionId`: a session of the library (an id Arbor issued); the open session when absent. */
+  right: { leafId: string; sessionId?: string };
+  /** The turns to send the aligned messages and text diffs of (default: the first 20). */
+  detail?: { fromTurn: number; turns: number };
+}
+
+/**
+ * Two branches compared (shared/compare): the `arbor diff --json` answer,
+ * each side's `file` its path (for display only), plus the aligned messages
+ * of some turns with their diff parts. Texts are cut at 8,000 characters
+ * (`more`); `session.entry` has the whole entry of the open session.
+ */
+export interface CompareView extends BranchComparison {
+  /** The sessions the two sides are in (the right one may be the open session too). */
+  leftSessionId: string;
+  rightSessionId: string;
+  detail: CompareDetail;
+}
+
 /** The window's colours: the operating system's choice, or always light, or always dark. */
 export type ThemePreference = "system" | "light" | "dark";
 
@@ -313,6 +341,11 @@ export interface ArborRequests {
     params: { projectId: string; content?: string; fileName?: string };
     result: ImportResult | null;
   };
+  /** The open session's branch map: segments with their facts and children, one leaf per branch tip. */
+  "session.branches": { params: Record<string, never>; result: BranchMap };
+  /** All the facts (tool calls, files, labels too) of a branch of the map, by its tip, or of one segment. */
+  "session.branchFacts": { params: { leafId: string } | { segmentId: string }; result: RunFacts };
+  "session.compare": { params: CompareRequest; result: CompareView };
 }
 
 export type RequestName = keyof ArborRequests;
@@ -424,6 +457,9 @@ export const REQUEST_NAMES: readonly RequestName[] = [
   "session.export",
   "session.openInPi",
   "session.import",
+  "session.branches",
+  "session.branchFacts",
+  "session.compare",
 ];
 
 export const EVENT_NAMES: readonly EventName[] = [

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { requestErrors } from "../error-texts.ts";
 import {
   ArborError,
+  COMPARE_DETAIL_MAX_TURNS,
   type RequestName,
   type RequestParams,
   SESSION_SEARCH_MAX_LIMIT,
@@ -101,6 +102,21 @@ export const requestSchemas: { [N in RequestName]: z.ZodType<RequestParams<N>> }
       .optional(),
     fileName: z.string().max(500).optional(),
   }) as z.ZodType<RequestParams<"session.import">>,
+  "session.branches": NONE,
+  "session.branchFacts": z.union([
+    z.strictObject({ leafId: ENTRY_ID }),
+    z.strictObject({ segmentId: ENTRY_ID }),
+  ]),
+  "session.compare": z.strictObject({
+    left: z.strictObject({ leafId: ENTRY_ID }),
+    right: z.strictObject({ leafId: ENTRY_ID, sessionId: HANDLE.optional() }),
+    detail: z
+      .strictObject({
+        fromTurn: z.number().int().min(0).max(10_000_000),
+        turns: z.number().int().min(0).max(COMPARE_DETAIL_MAX_TURNS),
+      })
+      .optional(),
+  }) as z.ZodType<RequestParams<"session.compare">>,
 };
 
 /** Checks a request's name and parameters; throws `ArborError("invalid-request")` with what is wrong. */

@@ -130,6 +130,9 @@ const RESULT_CODECS: { [N in RequestName]: Codec<RequestResult<N>, WireResult<N>
   "session.export": plain,
   "session.openInPi": plain,
   "session.import": plain,
+  "session.branches": plain,
+  "session.branchFacts": plain,
+  "session.compare": plain,
 };
 
 /** Every event's payload codec. */

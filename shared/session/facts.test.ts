@@ -35,3 +35,62 @@ describe("firstLine", () => {
     expect(facts.preview).toBe("git status");
   });
 });
+
+describe("what the branch model adds up", () => {
+  const base = { id: "e1", parentId: null, timestamp: "2026-01-01T00:00:00.000Z" };
+
+  it("keeps an assistant message's usage, cost, model and the files its tools read and changed", () => {
+    const facts = entryFacts({
+      ...base,
+      type: "message",
+      message: {
+        role: "assistant",
+        content: [
+          { type: "text", text: "Reading." },
+          { type: "toolCall", id: "t1", name: "read", arguments: { path: "src/a.ts" } },
+          { type: "toolCall", id: "t2", name: "edit", arguments: { file_path: "src/b.ts", oldText: "x" } },
+          { type: "toolCall", id: "t3", name: "write", arguments: { path: "src/c.ts", content: "" } },
+          { type: "toolCall", id: "t4", name: "bash", arguments: { command: "cat src/d.ts" } },
+          { type: "toolCall", id: "t5", name: "read", arguments: { path: 7 } },
+        ],
+        provider: "anthropic",
+        model: "claude-sonnet-4-5",
+        usage: { input: 100, output: 20, cacheRead: 3000, cacheWrite: 40, cost: { total: 0.0125 } },
+        stopReason: "toolUse",
+      },
+    } as never);
+    expect(facts.usage).toEqual({ input: 100, output: 20, cacheRead: 3000, cacheWrite: 40, cost: 0.0125 });
+    expect(facts.model).toBe("claude-sonnet-4-5");
+    expect(facts.filesRead).toEqual(["src/a.ts"]);
+    expect(facts.filesModified).toEqual(["src/b.ts", "src/c.ts"]);
+  });
+
+  it("reads usage without a cost, and nothing from other roles", () => {
+    const assistant = entryFacts({
+      ...base,
+      type: "message",
+      message: { role: "assistant", content: [], model: "m", usage: { input: 5, output: "?" } },
+    } as never);
+    expect(assistant.usage).toEqual({ input: 5, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 });
+    const user = entryFacts({
+      ...base,
+      type: "message",
+      message: { role: "user", content: "hi", usage: { input: 1 }, model: "m" },
+    } as never);
+    expect([user.usage, user.model, user.filesRead, user.filesModified]).toEqual([null, null, [], []]);
+    // One shared empty list, not an array per entry.
+    expect(user.filesRead).toBe(assistant.filesModified);
+  });
+
+  it("takes a compaction's and a branch summary's file lists from their details", () => {
+    for (const type of ["compaction", "branch_summary"]) {
+      const facts = entryFacts({
+        ...base,
+        type,
+        summary: "s",
+        details: { readFiles: ["a.ts", 3, "b.ts"], modifiedFiles: ["c.ts"] },
+      } as never);
+      expect([facts.filesRead, facts.filesModified]).toEqual([["a.ts", "b.ts"], ["c.ts"]]);
+    }
+  });
+});

@@ -1,7 +1,9 @@
 /**
  * Per-entry facts the views need without reading a whole body each time:
  * the role, a one-line preview, the tools called, and Pi's token estimate
- * (chars / 4, images 4,800 chars, as `estimateTokens` in Pi's compaction).
+ * (chars / 4, images 4,800 chars, as `estimateTokens` in Pi's compaction);
+ * and what the branch model adds up (shared/branches): the usage and model
+ * of an assistant message, the files an entry read or changed.
  */
 
 import { assertNever, isKnownEntryType, isKnownRole, type SessionEntry } from "./types.ts";
@@ -23,7 +25,27 @@ export interface EntryFacts {
   hasText: boolean;
   /** Assistant messages: why the model stopped (`stop`, `toolUse`, `error`, `aborted`, `length`...). */
   stopReason: string | null;
+  /** Assistant messages: the tokens and cost the provider reported (`usage`); null elsewhere. */
+  usage: UsageFacts | null;
+  /** Assistant messages: the model that wrote it; null elsewhere. */
+  model: string | null;
+  /** Files read: `read` tool calls' `path` (or `file_path`), a compaction's or branch summary's `details.readFiles`. */
+  filesRead: readonly string[];
+  /** Files changed: `edit` and `write` tool calls' `path` (or `file_path`), `details.modifiedFiles`. */
+  filesModified: readonly string[];
 }
+
+/** An assistant message's `usage`: tokens, and `cost.total` (0 when not recorded). */
+export interface UsageFacts {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  cost: number;
+}
+
+/** The file list of the (many) entries that touch no file: one shared array, not one each. */
+export const NO_FILES: readonly string[] = Object.freeze([]);
 
 const PREVIEW_LENGTH = 200;
 const IMAGE_CHARS = 4800;
@@ -39,6 +61,10 @@ export function entryFacts(entry: SessionEntry): EntryFacts {
     toolCallsOnly: false,
     hasText: false,
     stopReason: null,
+    usage: null,
+    model: null,
+    filesRead: NO_FILES,
+    filesModified: NO_FILES,
   };
   // An unknown type from a file: shown as what it is, with no preview.
   if (!isKnownEntryType(entry.type)) return facts;
@@ -62,6 +88,7 @@ export function entryFacts(entry: SessionEntry): EntryFacts {
     case "branch_summary":
       facts.preview = firstLine(typeof entry.summary === "string" ? entry.summary : "");
       facts.tokenEstimate = Math.ceil((typeof entry.summary === "string" ? entry.summary.length : 0) / 4);
+      describeSummaryFiles(entry.details, facts);
       break;
     case "model_change":
       facts.preview = `${String(entry.provider)}/${String(entry.modelId)}`;
@@ -126,7 +153,12 @@ function describeMessage(message: Record<string, unknown>, facts: EntryFacts): v
           }
         }
       }
-      if (toolNames !== null) facts.toolNames = toolNames;
+      if (toolNames !== null) {
+        facts.toolNames = toolNames;
+        describeToolFiles(content as unknown[], facts);
+      }
+      facts.usage = usageFacts(message.usage);
+      facts.model = typeof message.model === "string" ? internedModel(message.model) : null;
       facts.tokenEstimate = Math.ceil(chars / 4);
       facts.isError = message.stopReason === "error" || message.stopReason === "aborted";
       facts.toolCallsOnly = onlyToolCalls;
@@ -164,6 +196,63 @@ function describeMessage(message: Record<string, unknown>, facts: EntryFacts): v
     default:
       assertNever(role, "message role");
   }
+}
+
+/** The files of an assistant message's `read`, `edit` and `write` calls (only called when it has tool calls). */
+function describeToolFiles(content: readonly unknown[], facts: EntryFacts): void {
+  let read: string[] | null = null;
+  let modified: string[] | null = null;
+  for (const block of content) {
+    if (!isRecord(block) || block.type !== "toolCall") continue;
+    const name = block.name;
+    if (name !== "read" && name !== "edit" && name !== "write") continue;
+    const args = block.arguments;
+    const path = isRecord(args) ? (args.path ?? args.file_path) : undefined;
+    if (typeof path !== "string" || path === "") continue;
+    if (name === "read") read = read === null ? [path] : [...read, path];
+    else modified = modified === null ? [path] : [...modified, path];
+  }
+  if (read !== null) facts.filesRead = read;
+  if (modified !== null) facts.filesModified = modified;
+}
+
+/** A compaction's or branch summary's `details.readFiles` / `modifiedFiles` (Pi's file tracking). */
+function describeSummaryFiles(details: unknown, facts: EntryFacts): void {
+  if (!isRecord(details)) return;
+  facts.filesRead = stringList(details.readFiles);
+  facts.filesModified = stringList(details.modifiedFiles);
+}
+
+function stringList(value: unknown): readonly string[] {
+  if (!Array.isArray(value)) return NO_FILES;
+  const strings = value.filter((item): item is string => typeof item === "string" && item !== "");
+  return strings.length === 0 ? NO_FILES : strings;
+}
+
+function usageFacts(usage: unknown): UsageFacts | null {
+  if (!isRecord(usage)) return null;
+  const cost = usage.cost;
+  return {
+    input: finiteOrZero(usage.input),
+    output: finiteOrZero(usage.output),
+    cacheRead: finiteOrZero(usage.cacheRead),
+    cacheWrite: finiteOrZero(usage.cacheWrite),
+    cost: isRecord(cost) ? finiteOrZero(cost.total) : 0,
+  };
+}
+
+function finiteOrZero(value: unknown): number {
+  return typeof value === "number" && Number.isFinite(value) ? value : 0;
+}
+
+/** Model names repeat on every assistant message: one string each, not one per entry (bounded). */
+const MODEL_NAMES = new Map<string, string>();
+
+function internedModel(model: string): string {
+  const known = MODEL_NAMES.get(model);
+  if (known !== undefined) return known;
+  if (MODEL_NAMES.size < 256 && model.length <= 200) MODEL_NAMES.set(model, model);
+  return model;
 }
 
 /** A message told by its content alone: a user's, an extension's, the system prompt, or an unknown role's. */
