@@ -149,7 +149,7 @@ describe("arbor diff", () => {
       `left  a2 (${path}): 1 entry, 0 turns, $0.02, 220 tokens, 0 tool errors, claude-x`,
       `right t2b (${path}): 2 entries, 0 turns, $0.03, 330 tokens, 1 tool error, claude-y`,
       "turns: 1 changed",
-      "  changed  a2 ↔ a2b",
+      `  changed  a2 "Done." ↔ a2b "bash"`,
       "context: 4 messages on the left, 5 on the right: 3 same, 1 changed, 1 added",
       "divergence: the bash call failed on the right only (left -, right t2b)",
       "",

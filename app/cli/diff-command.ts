@@ -29,11 +29,27 @@ export function diffCommand(args: readonly string[], io: CliIo): number {
     { index: right.index, reader: right.reader, tipId: rightId, file: otherFile ?? file },
   );
   if (values.json) io.stdout(`${JSON.stringify(comparison)}\n`);
-  else for (const line of summaryLines(comparison)) io.stdout(`${line}\n`);
+  else {
+    const previewOf = (opened: typeof left, id: string | undefined): string => {
+      const node = id === undefined ? undefined : opened.index.nodes.get(id);
+      return node ? oneLine(opened.reader.factsOfNode(node).preview, 40) : "";
+    };
+    const lines = summaryLines(comparison, {
+      left: (id) => previewOf(left, id),
+      right: (id) => previewOf(right, id),
+    });
+    for (const line of lines) io.stdout(`${line}\n`);
+  }
   return 0;
 }
 
-function summaryLines(comparison: BranchComparison): string[] {
+/** A turn's opening text on each side, for the summary's turn rows. */
+interface TurnPreviews {
+  left: (entryId: string | undefined) => string;
+  right: (entryId: string | undefined) => string;
+}
+
+function summaryLines(comparison: BranchComparison, previews: TurnPreviews): string[] {
   const { left, right, turns, context, divergence } = comparison;
   const lines = [
     comparison.ancestorId === null
@@ -45,7 +61,11 @@ function summaryLines(comparison: BranchComparison): string[] {
   ];
   for (const turn of turns) {
     if (turn.change === "same") continue;
-    lines.push(`  ${turn.change.padEnd(8)} ${turn.left[0] ?? "-"} ↔ ${turn.right[0] ?? "-"}`);
+    const side = (id: string | undefined, text: string) =>
+      id === undefined ? "-" : `${id} ${JSON.stringify(text)}`;
+    lines.push(
+      `  ${turn.change.padEnd(8)} ${side(turn.left[0], previews.left(turn.left[0]))} ↔ ${side(turn.right[0], previews.right(turn.right[0]))}`,
+    );
   }
   const leftCount = context.filter((op) => op.left !== undefined).length;
   const rightCount = context.filter((op) => op.right !== undefined).length;
