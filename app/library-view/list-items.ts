@@ -26,7 +26,9 @@ export function listItem(session: LibrarySession, sources: RowSources): SessionL
     cwd: session.cwd,
     name: session.name ?? null,
     firstMessage: session.firstMessage,
-    messageCount: session.messageCount,
+    // Archived branches are hidden from the default views; the library's count leaves them out too.
+    messageCount: session.messageCount - session.archivedMessageCount,
+    archivedMessageCount: session.archivedMessageCount,
     created: session.created === null ? "" : new Date(session.created).toISOString(),
     modified: new Date(session.modified).toISOString(),
     bytes: session.size,

@@ -16,7 +16,7 @@ import type { SessionError, SessionSummary } from "./session-summary.ts";
 export const CACHE_FILE = "session-library.json";
 const CACHE_FORMAT = "arbor-session-library";
 /** Bump when a summary or the search terms would come out differently from the same file. */
-export const CACHE_VERSION = 1;
+export const CACHE_VERSION = 2;
 const INDEX_FILE = /^search-[0-9a-f]{16}\.json$/;
 
 export interface CachedFile {
@@ -158,6 +158,7 @@ function cachedFile(record: unknown): CachedFile | null {
     !optional(r.name, "string") ||
     typeof r.firstMessage !== "string" ||
     !isNumber(r.messageCount) ||
+    !isNumber(r.archivedMessageCount) ||
     !(r.created === null || isNumber(r.created)) ||
     !isNumber(r.modified) ||
     !optional(r.parentSession, "string") ||
@@ -184,6 +185,7 @@ function cachedFile(record: unknown): CachedFile | null {
     name: r.name as string | undefined,
     firstMessage: r.firstMessage,
     messageCount: r.messageCount,
+    archivedMessageCount: r.archivedMessageCount,
     created: r.created as number | null,
     modified: r.modified,
     parentSession: r.parentSession as string | undefined,

@@ -8,10 +8,12 @@ import { closeSync, openSync, statSync } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { libraryErrors } from "../../shared/error-texts.ts";
 import { SessionParser } from "../../shared/session/parse.ts";
+import { archivedMessageCount } from "../../shared/session/arbor-entries.ts";
 import { buildSessionIndex } from "../../shared/session/tree-index.ts";
 import { contentHash } from "../store/content-hash.ts";
 import { FileEntryReader } from "../store/entry-reader.ts";
 import { readAt } from "../store/follower.ts";
+import { type IndexedFile, openIndexedFile } from "../store/open-indexed-file.ts";
 import type { ParseCache } from "../store/parse-cache.ts";
 import { savedViewInSteps } from "../store/saved-view.ts";
 import { READ_CHUNK_BYTES, readLines } from "./read-lines.ts";
@@ -62,7 +64,7 @@ export async function scanSessionFile(path: string, options: ScanFileOptions): P
       options.buffer ?? Buffer.allocUnsafe(READ_CHUNK_BYTES),
       options.signal,
     );
-    const summary = summarizer.finish(path, signature);
+    const summary = withArchivedCount(summarizer.finish(path, signature), summarizer.archiveMarkers > 0);
     if (saving && !summary.error) await saving.saveAs(cache!, path, signature, options.signal);
     return { summary, terms: summary.error || !termSet ? null : termSet.terms };
   } catch (error) {
@@ -112,7 +114,11 @@ export async function summaryGrownFrom(
       // The line numbers of the new lines are not known; they only matter for a first damaged line (read whole then).
       { offset: summary.size, line: 0 },
     );
-    const grown = summarizer.finish(summary.path, { size: end, mtimeMs: stats.mtimeMs, ino: stats.ino });
+    const grown = withArchivedCount(
+      summarizer.finish(summary.path, { size: end, mtimeMs: stats.mtimeMs, ino: stats.ino }),
+      // New markers change what is archived; new entries may land in an archived branch.
+      summarizer.archiveMarkers > 0 || summary.archivedMessageCount > 0,
+    );
     if (grown.badLines > summary.badLines && summary.firstBadLine === undefined) return await readWhole();
     return grown;
   } catch {
@@ -120,6 +126,26 @@ export async function summaryGrownFrom(
     return undefined;
   } finally {
     await handle?.close().catch(() => {});
+  }
+}
+
+/**
+ * The summary with the messages of archived branches counted, when the file
+ * has archive markers (`needed`): that takes the tree, so the file is opened
+ * as the explorer opens it. Rare (only files Arbor archived in), so the
+ * streaming pass stays as it is for all others.
+ */
+function withArchivedCount(summary: SessionSummary, needed: boolean): SessionSummary {
+  if (!needed || summary.error) return summary;
+  let opened: IndexedFile | undefined;
+  try {
+    opened = openIndexedFile(summary.path);
+    // The tree read may hold a few more lines than the summary did (a writer); the count is of what is archived now.
+    return { ...summary, archivedMessageCount: archivedMessageCount(opened.index, opened.reader) };
+  } catch {
+    return summary;
+  } finally {
+    opened?.close();
   }
 }
 

@@ -16,6 +16,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { contextView, sessionViewContent, treeNodeViews } from "../../shared/ipc/views.ts";
 import { decodeNodes } from "../../shared/ipc/node-table.ts";
 import { openIndexedFile } from "../store/open-indexed-file.ts";
+import { SessionStore } from "../store/session-store.ts";
+import { writeSessionEntry } from "../store/session-writes.ts";
 import { createParseCache } from "../store/parse-cache.ts";
 import { snapshot } from "../store/testing/files.ts";
 import { CACHE_FILE } from "./cache.ts";
@@ -55,6 +57,8 @@ interface PiWriter {
   appendSessionInfo(name: string): string;
   createBranchedSession(leafId: string): string | undefined;
   getSessionFile(): string | undefined;
+  getEntries(): { id: string }[];
+  branch(entryId: string): void;
 }
 interface PiStatics {
   create(cwd: string, dir: string): PiWriter;
@@ -501,6 +505,39 @@ describe("refresh", () => {
     expect(await lib.scan()).toMatchObject({ read: 1 });
     expect((await lib.search("late answer")).map((hit) => hit.entryId)).toEqual(["late0001"]);
     expect(lib.session(path)).toEqual(ended);
+    await lib.dispose();
+  });
+
+  it("leaves the messages of archived branches out of the count, at a scan and a refresh", async () => {
+    const pi = piSession("/home/u/archive", "first prompt", Date.UTC(2026, 6, 1));
+    const path = pi.getSessionFile()!;
+    const firstId = pi.getEntries()[0]!.id;
+    pi.branch(firstId);
+    const sideId = pi.appendMessage({ role: "user", content: "side question", timestamp: Date.UTC(2026, 6, 2) });
+    pi.appendMessage({ role: "user", content: "side again", timestamp: Date.UTC(2026, 6, 3) });
+    const lib = library();
+    await lib.scan();
+    expect(lib.session(path)).toMatchObject({ messageCount: 4, archivedMessageCount: 0 });
+
+    const writeArchive = (archived: boolean) => {
+      const store = SessionStore.open(path);
+      try {
+        store.append(writeSessionEntry, {
+          write: { kind: "archive", targetId: sideId, archived },
+          reader: store.reader,
+        });
+      } finally {
+        store.dispose();
+      }
+    };
+    writeArchive(true);
+    const refreshed = await lib.refresh(path);
+    // Pi's count stays (every message); the archived branch holds two of them.
+    expect(refreshed).toMatchObject({ messageCount: 4, archivedMessageCount: 2 });
+    expect(refreshed).toEqual(await readWhole(path));
+    // A message Pi appends elsewhere is counted; one more marker shows the branch again.
+    writeArchive(false);
+    expect(await lib.refresh(path)).toMatchObject({ messageCount: 4, archivedMessageCount: 0 });
     await lib.dispose();
   });
 

@@ -14,6 +14,7 @@
 import { assertNever, isKnownEntryType, isKnownRole } from "../../shared/session/types.ts";
 import type { TermSet } from "./tokenize.ts";
 import { HEADER_PROBLEM_TEXT } from "../../shared/session/problems.ts";
+import { ARBOR_ARCHIVE } from "../../shared/session/arbor-entries.ts";
 
 /** First user messages are kept up to this many characters (Pi keeps all of it). */
 export const FIRST_MESSAGE_LIMIT = 1000;
@@ -45,6 +46,8 @@ export interface SessionSummary extends FileSignature {
   firstMessage: string;
   /** Every `message` entry, whatever its role (Pi's count). */
   messageCount: number;
+  /** Of `messageCount`, the messages in branches Arbor archived (left out of the library's count). */
+  archivedMessageCount: number;
   /** Header timestamp in ms, `null` when missing or not a date. */
   created: number | null;
   /** Pi's rule: the latest user/assistant message time, else the header time, else the file's mtime. */
@@ -195,7 +198,10 @@ export class SessionSummarizer {
   private notSession = false;
   private name: string | undefined;
   private messageCount = 0;
+  private archivedMessageCount = 0;
   private entryCount = 0;
+  /** Archive markers among the lines read: when there are any, `archivedMessageCount` needs the tree. */
+  archiveMarkers = 0;
   private firstMessage = "";
   private lastActivityTime: number | undefined;
   private badLines = 0;
@@ -224,6 +230,7 @@ export class SessionSummarizer {
     };
     summarizer.name = summary.name;
     summarizer.messageCount = summary.messageCount;
+    summarizer.archivedMessageCount = summary.archivedMessageCount;
     summarizer.entryCount = summary.entryCount;
     summarizer.firstMessage = summary.firstMessage === NO_MESSAGES ? "" : summary.firstMessage;
     // `modified` is the header's time or the file's when no message had a time: then there was no activity.
@@ -273,6 +280,7 @@ export class SessionSummarizer {
       // Pi: `entry.name?.trim() || undefined`, the latest entry wins, an empty name clears.
       this.name = typeof entry.name === "string" ? entry.name.trim() || undefined : undefined;
     }
+    if (entry.type === "custom" && entry.customType === ARBOR_ARCHIVE) this.archiveMarkers++;
     if (this.terms) forEachSearchText(entry, this.visitText);
     if (entry.type !== "message") return;
     this.messageCount++;
@@ -293,6 +301,7 @@ export class SessionSummarizer {
     this.firstBadLine ??= lineNumber;
   }
 
+  /** The summary of the lines read; `archivedMessageCount` stays as it was (see `scan-file.ts`). */
   finish(path: string, signature: FileSignature): SessionSummary {
     const header = this.header;
     const base: SessionSummary = {
@@ -305,6 +314,7 @@ export class SessionSummarizer {
       name: undefined,
       firstMessage: NO_MESSAGES,
       messageCount: 0,
+      archivedMessageCount: 0,
       created: null,
       modified: signature.mtimeMs,
       parentSession: undefined,
@@ -333,6 +343,7 @@ export class SessionSummarizer {
       name: this.name,
       firstMessage: this.firstMessage || NO_MESSAGES,
       messageCount: this.messageCount,
+      archivedMessageCount: this.archivedMessageCount,
       created: Number.isNaN(headerTime) ? null : headerTime,
       modified:
         last !== undefined && last > 0 ? last : Number.isNaN(headerTime) ? signature.mtimeMs : headerTime,

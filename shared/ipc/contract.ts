@@ -43,7 +43,10 @@ export interface SessionListItem {
   cwd: string;
   name: string | null;
   firstMessage: string;
+  /** Messages outside archived branches (Pi's count, less `archivedMessageCount`). */
   messageCount: number;
+  /** Messages in branches archived in Arbor. */
+  archivedMessageCount: number;
   created: string;
   modified: string;
   bytes: number;

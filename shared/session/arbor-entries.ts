@@ -87,6 +87,28 @@ export function archivedTargets(index: SessionIndex, reader: EntryReader): Reado
 
 const EMPTY: ReadonlySet<string> = new Set();
 
+/**
+ * How many `message` entries the archived branches hold (what the library
+ * leaves out of a session's message count). Walks only the archived
+ * subtrees; 0 at once for a session without archive markers.
+ */
+export function archivedMessageCount(index: SessionIndex, reader: EntryReader): number {
+  const targets = archivedTargets(index, reader);
+  let count = 0;
+  const seen = new Set<string>();
+  const stack = [...targets];
+  while (stack.length > 0) {
+    const id = stack.pop()!;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const node = index.nodes.get(id);
+    if (!node) continue;
+    if (node.entry.type === "message") count++;
+    for (const child of node.children) stack.push(child);
+  }
+  return count;
+}
+
 /** Whether an entry is hidden as archived: it, or an entry above it, is an archived target. */
 export function isArchived(index: SessionIndex, reader: EntryReader, entryId: string): boolean {
   const targets = archivedTargets(index, reader);

@@ -209,7 +209,9 @@ function SessionRow({ row: { item, depth, hit }, open }: { row: LibraryRow; open
           <UserText text={displayName(item)} />
         </span>
         <span className="session-meta muted">
-          {formatDate(item.modified)} · {item.messageCount} msgs · {formatSize(item.bytes)}
+          {formatDate(item.modified)} · {item.messageCount} msgs
+          {item.archivedMessageCount > 0 ? ` (${item.archivedMessageCount} archived)` : ""} ·{" "}
+          {formatSize(item.bytes)}
         </span>
         {item.error ? <span className="error-text">{item.error}</span> : null}
         {!item.error && item.damagedLines > 0 ? (

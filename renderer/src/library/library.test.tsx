@@ -18,6 +18,7 @@ function item(sessionId: string, fields: Partial<SessionListItem> = {}): Session
     name: null,
     firstMessage: `first message of ${sessionId}`,
     messageCount: 1,
+    archivedMessageCount: 0,
     created: "2026-01-01T00:00:00.000Z",
     modified: "2026-01-01T00:00:00.000Z",
     bytes: 100,

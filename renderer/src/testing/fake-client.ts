@@ -152,6 +152,7 @@ export function createFakeClient(inputs: FakeSessionInput[], options: FakeClient
       name: index.sessionName ?? null,
       firstMessage,
       messageCount,
+      archivedMessageCount: 0,
       created: index.header?.timestamp ?? "",
       modified: s.input.modified ?? index.entries[index.entries.length - 1]?.timestamp ?? "",
       bytes: s.text.length,
