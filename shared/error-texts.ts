@@ -176,6 +176,55 @@ export const newFileErrors = {
 };
 
 // ---------------------------------------------------------------------------
+// Managing sessions: Arbor's writes (app/store/session-writes.ts), a live
+// file, the trash, export, import, Open in Pi (app/session-manage), the branch
+// map and compare (app/branches)
+
+export const manageErrors = {
+  nothingToEdit: "The session has no entries whose context to edit.",
+  noEntryNothingWritten: (entryId: string) =>
+    `There is no entry "${entryId}" in this session; nothing was written.`,
+  alreadyResumesFrom: (entryId: string) => `Pi already resumes from entry ${entryId}; nothing was written.`,
+  archiveUnchanged: (targetId: string, archived: boolean) =>
+    `The branch at entry ${targetId} is ${archived ? "already" : "not"} archived; nothing was written.`,
+  nothingToUndo: "There is no name, label, archive or continue to undo in this session.",
+  noEarlierResumePoint: "There is no earlier resume point to go back to; nothing was written.",
+  noEntryToUndo: (entryId: string) => `There is no entry "${entryId}" in this session to undo.`,
+  notUndoable: (entryId: string) =>
+    `Entry ${entryId} is not a name, label, archive or continue; only those can be undone.`,
+  /** Sent with a write refused as `conflict` (app/store/live-file.ts); the window asks before it writes anyway. */
+  liveWriter:
+    "Pi is writing this session: it will not see Arbor's entries until it reopens the file, and its next entries will be siblings of Arbor's.",
+  /** The same, before a session a Pi is writing is moved to the trash. */
+  liveTrash:
+    "Pi is writing this session: if it goes on, it will write a new file without its beginning where this one was.",
+  /** How the window and the command line ask before they write anyway (`reason`: one of the two above). */
+  confirmWrite: (reason: string) => `${reason} Confirm to write anyway.`,
+  confirmTrash: (reason: string) => `${reason} Confirm to move it to the trash anyway.`,
+  forceWrite: (reason: string) => `${reason} Run again with --force to write anyway.`,
+  forceTrash: (reason: string) => `${reason} Run again with --force to move it to the trash anyway.`,
+  noEntryToClone: (leafId: string) => `There is no entry "${leafId}" in this session to clone.`,
+  noEntryToExport: (leafId: string) => `There is no entry "${leafId}" in this session to export.`,
+  alreadyImported: (already: string) =>
+    `This session is already in that folder (${already}); nothing was imported.`,
+  noTerminal: (program: string, reason: string, command: string) =>
+    `Arbor could not start a terminal with "${program}" (${reason}). Run this in a terminal instead, or choose a terminal in the preferences: ${command}`,
+  projectGone: "That project is not in the library; rescan it and try again.",
+  importTooBig: (megabytes: number, limit: number) =>
+    `The file is ${megabytes} MB; a browser window can import at most ${limit} MB. Copy it into the project's session folder instead, or use the desktop app.`,
+  importNeedsContent: "Send the file's content to import it: this window has no file dialog.",
+  sessionIdNotIssued: "That session is not in the library (the id was not issued by Arbor).",
+  trashFailed: (reason: string) => `The session could not be moved to the trash: ${reason}`,
+  trashDidNotTake: (path: string) => `The trash did not take ${path}; the file is still there.`,
+  noTrashRecord:
+    "Arbor has no record of that trashed session (it keeps them only while it runs); restore it from the system's trash.",
+  noBranchAt: (leafId: string) => `In the open session, no branch ends at "${leafId}".`,
+  noSegmentAt: (segmentId: string) => `In the open session, no segment starts at "${segmentId}".`,
+  /** `where`: "the open session" or "that session". */
+  noTipIn: (tipId: string, where: string) => `No entry "${tipId}" in ${where}.`,
+};
+
+// ---------------------------------------------------------------------------
 // The library (app/library)
 
 export const libraryErrors = {
@@ -258,6 +307,13 @@ export const cliErrors = {
   /** Before the system's own message of a file error. */
   cannotReadFile: (code: string) => `cannot read file (${code}): `,
   cannotStartServe: (reason: string) => `cannot start serve: ${reason}`,
+  expectedArguments: (what: string) => `expected ${what}`,
+  expectedThreeArguments: (count: number) => `expected FILE LEFT RIGHT, got ${count} argument(s)`,
+  textOrDrop: "give either --text TEXT (the new content) or --drop (leave it out of the context)",
+  exportFormat: "--format must be md, html or jsonl",
+  noSuchFile: (path: string) => `${path} does not exist`,
+  /** `arbor diff`: a tip not in its file. */
+  noTip: (entryId: string, file: string) => `no entry with id "${entryId}" in ${file}`,
 };
 
 // ---------------------------------------------------------------------------

@@ -11,6 +11,7 @@
 import { statSync } from "node:fs";
 import { type BranchMap, BranchModel, type RunFacts } from "../../shared/branches/index.ts";
 import { type CompareSide, compareBranches } from "../../shared/compare/index.ts";
+import { manageErrors } from "../../shared/error-texts.ts";
 import { ArborError, type CompareRequest, type CompareView } from "../../shared/ipc/contract.ts";
 import { DisposableObject, toDisposable } from "../../shared/lifecycle/disposable.ts";
 import type { SessionIndex } from "../../shared/session/tree-index.ts";
@@ -49,9 +50,10 @@ export class SessionBranches extends DisposableObject {
     const model = this.model();
     const facts = "leafId" in of ? model.branchFacts(of.leafId) : model.segmentFacts(of.segmentId);
     if (facts) return facts;
-    const what =
-      "leafId" in of ? `no branch ends at "${of.leafId}"` : `no segment starts at "${of.segmentId}"`;
-    throw new ArborError("not-found", `In the open session, ${what}.`);
+    throw new ArborError(
+      "not-found",
+      "leafId" in of ? manageErrors.noBranchAt(of.leafId) : manageErrors.noSegmentAt(of.segmentId),
+    );
   }
 
   /** The open session's model: made for its index, then brought up to date with what was appended. */
@@ -79,7 +81,7 @@ export class SessionBranches extends DisposableObject {
     for (const side of [left, right]) {
       if (!side.index.nodes.has(side.tipId)) {
         const where = side.index === left.index ? "the open session" : "that session";
-        throw new ArborError("not-found", `No entry "${side.tipId}" in ${where}.`);
+        throw new ArborError("not-found", manageErrors.noTipIn(side.tipId, where));
       }
     }
     const detail = request.detail ?? { fromTurn: 0, turns: DEFAULT_DETAIL_TURNS };
@@ -99,10 +101,7 @@ export class SessionBranches extends DisposableObject {
     const path =
       right.sessionId === undefined ? open.file! : await this.options.library.sessionPath(right.sessionId);
     if (path === undefined) {
-      throw new ArborError(
-        "not-found",
-        "That session is not in the library (the id was not issued by Arbor).",
-      );
+      throw new ArborError("not-found", manageErrors.sessionIdNotIssued);
     }
     if (path === open.file) return { ...open, tipId: right.leafId };
     const other = this.openOther(path);

@@ -8,6 +8,7 @@
 
 import type { RunFacts } from "../../shared/branches/index.ts";
 import { type BranchComparison, compareBranches } from "../../shared/compare/index.ts";
+import { cliErrors } from "../../shared/error-texts.ts";
 import { formatCost, oneLine } from "./branches-command.ts";
 import { CliError, type CliIo, parse, UsageError } from "./cli-kit.ts";
 import { openFile } from "./main.ts";
@@ -15,15 +16,14 @@ import { openFile } from "./main.ts";
 export function diffCommand(args: readonly string[], io: CliIo): number {
   const { values, positionals } = parse(args, { against: { type: "string" }, json: { type: "boolean" } });
   if (positionals.length !== 3) {
-    throw new UsageError(`expected FILE LEFT RIGHT, got ${positionals.length} argument(s)`);
+    throw new UsageError(cliErrors.expectedThreeArguments(positionals.length));
   }
   const [file, leftId, rightId] = positionals as [string, string, string];
   const otherFile = values.against as string | undefined;
   const left = openFile(file);
   const right = otherFile === undefined ? left : openFile(otherFile);
-  if (!left.index.nodes.has(leftId)) throw new CliError(`no entry with id "${leftId}" in ${file}`);
-  if (!right.index.nodes.has(rightId))
-    throw new CliError(`no entry with id "${rightId}" in ${otherFile ?? file}`);
+  if (!left.index.nodes.has(leftId)) throw new CliError(cliErrors.noTip(leftId, file));
+  if (!right.index.nodes.has(rightId)) throw new CliError(cliErrors.noTip(rightId, otherFile ?? file));
   const { detail: _detail, ...comparison } = compareBranches(
     { index: left.index, reader: left.reader, tipId: leftId, file },
     { index: right.index, reader: right.reader, tipId: rightId, file: otherFile ?? file },

@@ -20,15 +20,15 @@
 
 import { rmSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { sessionErrors } from "../../shared/error-texts.ts";
+import { manageErrors, sessionErrors } from "../../shared/error-texts.ts";
 import { ArborError } from "../../shared/ipc/contract.ts";
-import { textOf } from "../../shared/session/facts.ts";
 import {
   type Disposable,
   DisposableObject,
   MutableDisposable,
   toDisposable,
 } from "../../shared/lifecycle/disposable.ts";
+import { textOf } from "../../shared/session/facts.ts";
 import type { StaleReason } from "./errors.ts";
 import type {
   ArborExtension,
@@ -39,11 +39,11 @@ import type {
   RuntimeActions,
   StartReason,
 } from "./extension.ts";
+import { openFileSession } from "./file-session.ts";
 import type { OpenSession, OpenSessionFactory, SessionFiles } from "./open-session.ts";
 import { type CwdServices, type CwdServicesFactory, createCwdServicesFactory } from "./services.ts";
 import { createSessionFiles } from "./session-files.ts";
 import { SessionScope } from "./session-scope.ts";
-import { openFileSession } from "./file-session.ts";
 
 /** Given to the host's rebind callback after every replacement. */
 export interface RebindEvent {
@@ -271,7 +271,7 @@ export class SessionRuntime extends DisposableObject implements RuntimeActions {
       const source = requireSession(current, "clone");
       const leafId = options.leafId ?? source.index.leafId;
       if (leafId !== null && !source.index.nodes.has(leafId)) {
-        throw new ArborError("not-found", `There is no entry "${leafId}" in this session to clone.`);
+        throw new ArborError("not-found", manageErrors.noEntryToClone(leafId));
       }
       return {
         before: (scope) =>

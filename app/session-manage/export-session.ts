@@ -10,6 +10,7 @@
  */
 
 import { basename, resolve } from "node:path";
+import { manageErrors } from "../../shared/error-texts.ts";
 import { type BranchExport, branchHtml, branchMarkdown } from "../../shared/export/branch-export.ts";
 import { ArborError, type TreeNodeView } from "../../shared/ipc/contract.ts";
 import { contextView, firstUserText, treeNodeView } from "../../shared/ipc/views.ts";
@@ -44,7 +45,7 @@ export function exportBranch(
 ): ExportedBranch {
   const leafId = options.leafId === undefined ? index.leafId : options.leafId;
   if (leafId !== null && !index.nodes.has(leafId)) {
-    throw new ArborError("not-found", `There is no entry "${leafId}" in this session to export.`);
+    throw new ArborError("not-found", manageErrors.noEntryToExport(leafId));
   }
   const now = options.now ?? new Date();
   if (options.format === "jsonl") return jsonlExport(index, reader, resolve(sourcePath), leafId, now);

@@ -10,6 +10,7 @@
 
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
+import { manageErrors } from "../../shared/error-texts.ts";
 import { ArborError } from "../../shared/ipc/contract.ts";
 import { readSession } from "../../shared/session/index.ts";
 import { type CheckReport, checkReport } from "../store/check-report.ts";
@@ -53,10 +54,7 @@ export function importSessionBytes(
   const id = /^[A-Za-z0-9-]{1,64}$/.test(headerId) ? headerId : uuidv7();
   const already = sessionWithId(targetDir, id);
   if (already) {
-    throw new ArborError(
-      "conflict",
-      `This session is already in that folder (${already}); nothing was imported.`,
-    );
+    throw new ArborError("conflict", manageErrors.alreadyImported(already));
   }
   const now = options.now ?? new Date();
   const path = join(targetDir, sessionFileName(now.toISOString(), id));

@@ -9,6 +9,7 @@
  */
 
 import { spawn } from "node:child_process";
+import { manageErrors } from "../../shared/error-texts.ts";
 
 /** Starts a program (the first word) with the rest as its arguments; rejects when it cannot be started. */
 export type Launcher = (argv: readonly string[]) => Promise<void>;
@@ -83,7 +84,7 @@ export async function openInPi(file: string, options: OpenInPiOptions = {}): Pro
     return {
       launched: false,
       command,
-      message: `Arbor could not start a terminal with "${argv[0]}" (${reason}). Run this in a terminal instead, or choose a terminal in the preferences: ${command}`,
+      message: manageErrors.noTerminal(argv[0]!, reason, command),
     };
   }
 }

@@ -7,6 +7,7 @@
  */
 
 import { basename } from "node:path";
+import { manageErrors, sessionErrors } from "../../shared/error-texts.ts";
 import {
   ArborError,
   type ExportFormat,
@@ -113,7 +114,7 @@ export class SessionManagement {
     const cwd = ids.cwdOf(projectId);
     const folder = cwd === undefined ? undefined : library.folderOfProject(cwd);
     if (folder === undefined) {
-      throw new ArborError("not-found", "That project is not in the library; rescan it and try again.");
+      throw new ArborError("not-found", manageErrors.projectGone);
     }
     let imported: ImportedSession;
     if (content !== undefined) {
@@ -121,7 +122,7 @@ export class SessionManagement {
       if (bytes.length > MAX_IMPORT_BYTES) {
         throw new ArborError(
           "refused",
-          `The file is ${Math.ceil(bytes.length / 1048576)} MB; a browser window can import at most ${MAX_IMPORT_BYTES / 1048576} MB. Copy it into the project's session folder instead, or use the desktop app.`,
+          manageErrors.importTooBig(Math.ceil(bytes.length / 1048576), MAX_IMPORT_BYTES / 1048576),
         );
       }
       imported = importSessionBytes(bytes, folder, { sourceName: basename(fileName ?? "the file") });
@@ -147,10 +148,7 @@ export class SessionManagement {
   private chooseImportFile(): Promise<string | null> {
     const choose = this.options.chooseImportFile;
     if (!choose) {
-      throw new ArborError(
-        "invalid-request",
-        "Send the file's content to import it: this window has no file dialog.",
-      );
+      throw new ArborError("invalid-request", manageErrors.importNeedsContent);
     }
     return choose();
   }
@@ -158,18 +156,14 @@ export class SessionManagement {
   private async pathOf(sessionId: string): Promise<string> {
     const path = await this.options.library.sessionPath(sessionId);
     if (path === undefined) {
-      throw new ArborError(
-        "not-found",
-        "That session is not in the library (the id was not issued by Arbor).",
-      );
+      throw new ArborError("not-found", manageErrors.sessionIdNotIssued);
     }
     return path;
   }
 
   private openPath(): string {
     const session = this.options.runtime.session;
-    if (!session)
-      throw new ArborError("refused", "No session is open in this window; open one from the library first.");
+    if (!session) throw new ArborError("refused", sessionErrors.noneOpen);
     return session.path;
   }
 }

@@ -14,14 +14,14 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { manageErrors } from "../../shared/error-texts.ts";
 import { ArborError } from "../../shared/ipc/contract.ts";
 import { publish } from "../store/new-file.ts";
 
 /** Why moving a live file to the trash waits for confirmation (the window's) or `--force` (the CLI's). */
-export const TRASH_LIVE_REASON =
-  "Pi is writing this session: if it goes on, it will write a new file without its beginning where this one was.";
+export const TRASH_LIVE_REASON = manageErrors.liveTrash;
 
-export const TRASH_LIVE_MESSAGE = `${TRASH_LIVE_REASON} Confirm to move it to the trash anyway.`;
+export const TRASH_LIVE_MESSAGE = manageErrors.confirmTrash(TRASH_LIVE_REASON);
 
 /** Where a trashed file is now, when the trash says (the freedesktop trash does). */
 export interface TrashedLocation {
@@ -91,10 +91,10 @@ export class TrashBin {
     try {
       location = (await this.trashFile(originalPath)) ?? undefined;
     } catch (error) {
-      throw new ArborError("io", `The session could not be moved to the trash: ${messageOf(error)}`);
+      throw new ArborError("io", manageErrors.trashFailed(messageOf(error)));
     }
     if (existsSync(originalPath)) {
-      throw new ArborError("io", `The trash did not take ${originalPath}; the file is still there.`);
+      throw new ArborError("io", manageErrors.trashDidNotTake(originalPath));
     }
     const record: TrashRecord = {
       trashId: randomBytes(8).toString("hex"),
@@ -114,10 +114,7 @@ export class TrashBin {
   restore(trashId: string): TrashRecord {
     const record = this.records.get(trashId);
     if (!record) {
-      throw new ArborError(
-        "not-found",
-        "Arbor has no record of that trashed session (it keeps them only while it runs); restore it from the system's trash.",
-      );
+      throw new ArborError("not-found", manageErrors.noTrashRecord);
     }
     const location = present(record.location) ?? this.lookUp(record.originalPath);
     if (!location) {

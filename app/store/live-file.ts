@@ -11,13 +11,13 @@
 
 import { readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { manageErrors } from "../../shared/error-texts.ts";
 import { AppendError, LIVE_WINDOW_MS } from "./append.ts";
 
 /** Why writing into a live file waits: the window asks to confirm, the CLI for `--force`. */
-export const LIVE_FILE_REASON =
-  "Pi is writing this session: it will not see Arbor's entries until it reopens the file, and its next entries will be siblings of Arbor's.";
+export const LIVE_FILE_REASON = manageErrors.liveWriter;
 
-export const LIVE_FILE_MESSAGE = `${LIVE_FILE_REASON} Confirm to write anyway.`;
+export const LIVE_FILE_MESSAGE = manageErrors.confirmWrite(LIVE_FILE_REASON);
 
 /** Whether a process other than this one has `path` open for writing (Linux `/proc`; false where it cannot be known). */
 export function heldOpenElsewhere(path: string, procRoot = "/proc"): boolean {

@@ -14,6 +14,7 @@
  *   the context by design, and away from the leaf they move the resume point too.
  */
 
+import { manageErrors } from "../../shared/error-texts.ts";
 import {
   ARBOR_ARCHIVE,
   ARBOR_CONTINUE,
@@ -105,7 +106,7 @@ export function writeSessionEntry(appendTarget: AppendTarget, request: WriteRequ
       );
     case "context-edit": {
       const at = write.at ?? leafId;
-      if (at === null) refuse(target, "missing-target", "The session has no entries whose context to edit.");
+      if (at === null) refuse(target, "missing-target", manageErrors.nothingToEdit);
       const edit = { leafId: at, targetId: write.targetId, replacement: write.replacement };
       return outcome(target, appendContextEdit(target, edit));
     }
@@ -132,7 +133,7 @@ function refuse(target: AppendTarget, reason: AppendError["reason"], message: st
 
 function requireTarget(target: AppendTarget, id: string): void {
   if (typeof id !== "string" || !target.index.nodes.has(id)) {
-    refuse(target, "missing-target", `There is no entry "${id}" in this session; nothing was written.`);
+    refuse(target, "missing-target", manageErrors.noEntryNothingWritten(id));
   }
 }
 
@@ -141,7 +142,7 @@ function appendContinue(target: AppendTarget, entryId: string, summary: string |
   requireTarget(target, entryId);
   const fromId = target.index.leafId;
   if (entryId === fromId) {
-    refuse(target, "no-change", `Pi already resumes from entry ${entryId}; nothing was written.`);
+    refuse(target, "no-change", manageErrors.alreadyResumesFrom(entryId));
   }
   if (summary !== undefined && summary.trim() !== "") {
     return appendBranchSummary(target, {
@@ -163,11 +164,7 @@ function appendArchive(
 ): AppendResult {
   requireTarget(target, targetId);
   if (check && archivedTargets(target.index, reader).has(targetId) === archived) {
-    refuse(
-      target,
-      "no-change",
-      `The branch at entry ${targetId} is ${archived ? "already" : "not"} archived; nothing was written.`,
-    );
+    refuse(target, "no-change", manageErrors.archiveUnchanged(targetId, archived));
   }
   return appendCustomEntry(target, {
     leafId: target.index.leafId,
@@ -190,7 +187,7 @@ function undo(target: AppendTarget, reader: EntryReader, entryId: string | undef
   const found =
     entryId === undefined ? lastUndoable(target.index, reader) : undoableAt(target, reader, entryId);
   if (!found) {
-    refuse(target, "not-undoable", "There is no name, label, archive or continue to undo in this session.");
+    refuse(target, "not-undoable", manageErrors.nothingToUndo);
   }
   const undid = { entryId: found.entry.id, kind: found.kind };
   const leafId = target.index.leafId;
@@ -224,11 +221,7 @@ function undo(target: AppendTarget, reader: EntryReader, entryId: string | undef
     case "continue": {
       const fromId = continueFromIdOf(entry)?.fromId ?? null;
       if (fromId === null || !target.index.nodes.has(fromId)) {
-        refuse(
-          target,
-          "not-undoable",
-          "There is no earlier resume point to go back to; nothing was written.",
-        );
+        refuse(target, "not-undoable", manageErrors.noEarlierResumePoint);
       }
       const marker = { leafId: fromId, customType: ARBOR_CONTINUE, data: { fromId: leafId } };
       return outcome(target, appendCustomEntry(target, marker), undid);
@@ -285,16 +278,12 @@ function lastUndoable(index: SessionIndex, reader: EntryReader): Undoable | null
 function undoableAt(target: AppendTarget, reader: EntryReader, entryId: string): Undoable {
   const { index } = target;
   const node = index.nodes.get(entryId);
-  if (!node) refuse(target, "missing-target", `There is no entry "${entryId}" in this session to undo.`);
+  if (!node) refuse(target, "missing-target", manageErrors.noEntryToUndo(entryId));
   const at = index.entryLines.lastIndexOf(node.line);
   const entry = reader.entryOfNode(node);
   const kind = undoableKind(index, reader, entry);
   if (at < 0 || !kind) {
-    refuse(
-      target,
-      "not-undoable",
-      `Entry ${entryId} is not a name, label, archive or continue; only those can be undone.`,
-    );
+    refuse(target, "not-undoable", manageErrors.notUndoable(entryId));
   }
   return { at, entry, kind };
 }

@@ -6,6 +6,7 @@
  */
 
 import { resolve } from "node:path";
+import { cliErrors } from "../../../shared/error-texts.ts";
 import { type ExportFormat, exportBranch } from "../../session-manage/export-session.ts";
 import { writeNewFile } from "../../store/new-file.ts";
 import { openIndexedFile } from "../../store/open-indexed-file.ts";
@@ -25,10 +26,10 @@ export function exportCommand(args: readonly string[], io: CliIo): number {
     format: { type: "string" },
     output: { type: "string", short: "o" },
   });
-  if (positionals.length !== 1) throw new UsageError("expected one FILE");
+  if (positionals.length !== 1) throw new UsageError(cliErrors.expectedOneFile(positionals.length));
   const format =
     values.format !== undefined && Object.hasOwn(FORMATS, values.format) ? FORMATS[values.format] : undefined;
-  if (!format) throw new UsageError("--format must be md, html or jsonl");
+  if (!format) throw new UsageError(cliErrors.exportFormat);
   const file = positionals[0]!;
   const opened = openIndexedFile(file);
   let exported: ReturnType<typeof exportBranch>;

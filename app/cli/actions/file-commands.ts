@@ -7,6 +7,7 @@
 
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { cliErrors } from "../../../shared/error-texts.ts";
 import { textOf } from "../../../shared/session/facts.ts";
 import { piSessionFolderName } from "../../library/pi-folders.ts";
 import { piSessionRoot } from "../../library/roots.ts";
@@ -44,7 +45,7 @@ function withSource<T>(file: string, use: (opened: ReturnType<typeof openIndexed
 
 export function forkCommand(args: readonly string[], io: CliIo): number {
   const { values, positionals } = parse(args, { json: { type: "boolean" }, before: { type: "boolean" } });
-  if (positionals.length !== 2) throw new UsageError("expected FILE ENTRY");
+  if (positionals.length !== 2) throw new UsageError(cliErrors.expectedArguments("FILE ENTRY"));
   const [file, entryId] = positionals as [string, string];
   return withSource(file, ({ index, reader }) => {
     const position = values.before ? "before" : "at";
@@ -62,7 +63,7 @@ export function forkCommand(args: readonly string[], io: CliIo): number {
 
 export function cloneCommand(args: readonly string[], io: CliIo): number {
   const { values, positionals } = parse(args, { json: { type: "boolean" }, leaf: { type: "string" } });
-  if (positionals.length !== 1) throw new UsageError("expected one FILE");
+  if (positionals.length !== 1) throw new UsageError(cliErrors.expectedOneFile(positionals.length));
   const file = positionals[0]!;
   return withSource(file, ({ index, reader }) => {
     const options = values.leaf === undefined ? {} : { leafId: values.leaf };
@@ -76,7 +77,8 @@ export function newCommand(args: readonly string[], io: CliIo): number {
     cwd: { type: "string" },
     dir: { type: "string" },
   });
-  if (positionals.length > 0 || values.cwd === undefined) throw new UsageError("expected --cwd DIR");
+  if (positionals.length > 0 || values.cwd === undefined)
+    throw new UsageError(cliErrors.expectedArguments("--cwd DIR"));
   const cwd = resolve(values.cwd);
   // Pi's own folder for the project unless told otherwise; Pi's SessionManager makes it too.
   const dir =

@@ -4,13 +4,14 @@
  * check. A file a Pi is probably writing is refused unless `--force`.
  */
 
-import type { SessionWrite } from "../../store/session-writes.ts";
-import { writeSessionEntry } from "../../store/session-writes.ts";
+import { cliErrors, manageErrors } from "../../../shared/error-texts.ts";
 import { LIVE_FILE_REASON, requireConfirmedIfLive } from "../../store/live-file.ts";
 import { SessionStore } from "../../store/session-store.ts";
+import type { SessionWrite } from "../../store/session-writes.ts";
+import { writeSessionEntry } from "../../store/session-writes.ts";
 import { type CliIo, parse, UsageError } from "../cli-kit.ts";
 
-const LIVE_CLI_MESSAGE = `${LIVE_FILE_REASON} Run again with --force to write anyway.`;
+const LIVE_CLI_MESSAGE = manageErrors.forceWrite(LIVE_FILE_REASON);
 
 const COMMON = { json: { type: "boolean" }, force: { type: "boolean" } } as const;
 
@@ -99,7 +100,7 @@ export function editContextCommand(args: readonly string[], io: CliIo): number {
   });
   const [file, targetId] = positionals(given, ["FILE", "ENTRY"]);
   if ((values.text === undefined) === (values.drop !== true)) {
-    throw new UsageError("give either --text TEXT (the new content) or --drop (leave it out of the context)");
+    throw new UsageError(cliErrors.textOrDrop);
   }
   const replacement = values.drop ? null : { content: values.text! };
   return runWrite(
