@@ -28,7 +28,8 @@ export function branchesCommand(args: readonly string[], io: CliIo): number {
 
 function branchRow(leaf: BranchLeaf): string[] {
   const tokens = leaf.tokens.input + leaf.tokens.output + leaf.tokens.cacheRead + leaf.tokens.cacheWrite;
-  const ends = leaf.endsInError ? "error" : leaf.branchSummaryIds.length > 0 ? "summarized" : "";
+  const ending = leaf.endsInError ? "error" : leaf.branchSummaryIds.length > 0 ? "summarized" : "";
+  const ends = leaf.archived ? (ending ? `${ending}, archived` : "archived") : ending;
   return [
     leaf.leafId,
     leaf.label ?? "",

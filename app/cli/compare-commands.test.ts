@@ -99,6 +99,27 @@ describe("arbor branches", () => {
     expect(map.segments[0]!.facts).toMatchObject({ entries: 3, models: ["claude-x"], errors: 0 });
   });
 
+  it("reports a branch archived by `arbor archive` (and shown again by `arbor unarchive`)", () => {
+    const path = write("archived.jsonl", SESSION);
+    const archivedOf = () =>
+      (JSON.parse(run("branches", path, "--json").stdout) as BranchMap).leaves.map((leaf) => [
+        leaf.leafId,
+        leaf.archived,
+      ]);
+    // --force: the file was written a moment ago, which the write commands take for a live one.
+    expect(run("archive", path, "a2b", "--force").code).toBe(0);
+    expect(archivedOf()).toEqual([
+      ["a2", false],
+      ["t2b", true],
+    ]);
+    expect(run("branches", path).stdout).toContain("error, archived");
+    expect(run("unarchive", path, "a2b", "--force").code).toBe(0);
+    expect(archivedOf()).toEqual([
+      ["a2", false],
+      ["t2b", false],
+    ]);
+  });
+
   it("prints a table as text", () => {
     const path = write("table.jsonl", SESSION);
     const { code, stdout } = run("branches", path);

@@ -38,7 +38,7 @@ export interface BranchLeaf extends BranchTotals {
   leafId: string;
   /** The file's leaves (entries without children) that end this branch: the tip, or markers after it. */
   fileLeafIds: string[];
-  /** Always false for now: archiving (issue 19) will give it meaning. */
+  /** An archive marker of Arbor's hides the branch (its tip or an entry above it; see arbor-entries.ts). */
   archived: boolean;
   /** The last label on the branch's own last segment, if any. */
   label: string | null;

@@ -60,6 +60,35 @@ function twoBranches(): string {
     .text();
 }
 
+describe("archived branches", () => {
+  it("marks the tips at or below an archive target, the latest marker per target winning", () => {
+    const base = () =>
+      new SessionBuilder()
+        .user("u1", null, "start")
+        .assistant("a1", "u1", { text: "ok" })
+        .user("u2", "a1", "left")
+        .assistant("a2", "u2", { text: "left done" })
+        .user("u3", "a1", "right")
+        .assistant("a3", "u3", { text: "right done" });
+    const archivedOf = (text: string) =>
+      Object.fromEntries(
+        modelOf(text)
+          .model.branchMap()
+          .leaves.map((leaf) => [leaf.leafId, leaf.archived]),
+      );
+    expect(archivedOf(base().text())).toEqual({ a2: false, a3: false });
+    // Inside the tip's own segment, below the branch point; the marker itself is no tip.
+    const left = base().custom("m1", "a3", "arbor.archive", { targetId: "a2", archived: true });
+    expect(archivedOf(left.text())).toEqual({ a2: true, a3: false });
+    // Above the branch point: both branches.
+    const both = base().custom("m1", "a3", "arbor.archive", { targetId: "a1", archived: true });
+    expect(archivedOf(both.text())).toEqual({ a2: true, a3: true });
+    // Unarchived again by a later marker.
+    const again = both.custom("m2", "m1", "arbor.archive", { targetId: "a1", archived: false });
+    expect(archivedOf(again.text())).toEqual({ a2: false, a3: false });
+  });
+});
+
 describe("the branch model of a crafted tree", () => {
   it("cuts segments at branch points and adds up each one's facts", () => {
     const { model } = modelOf(twoBranches());

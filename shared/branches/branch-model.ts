@@ -19,6 +19,7 @@
  * and the window are given.
  */
 
+import { archivedTargets } from "../session/arbor-entries.ts";
 import type { EntryReader } from "../session/entry-reader.ts";
 import type { SessionIndex, TreeNode } from "../session/tree-index.ts";
 import type { BranchMap } from "./branch-map.ts";
@@ -109,6 +110,30 @@ export class BranchModel {
     });
   }
 
+  /**
+   * Whether a tip is archived: an archive target at or above it. The targets
+   * are placed in their segments once; a tip then walks its segments up to
+   * the root (no entry walk). Nothing at all for a session without markers.
+   */
+  private archivedTips(): (segment: Segment, tip: TreeNode) => boolean {
+    const targets = archivedTargets(this.index, this.reader);
+    if (targets.size === 0) return () => false;
+    // Per segment, the shallowest target in it: everything from it down is archived.
+    const shallowest = new Map<Segment, number>();
+    for (const id of targets) {
+      const node = this.index.nodes.get(id);
+      const segment = node && this.tree.segmentOf(node);
+      if (!node || !segment) continue;
+      shallowest.set(segment, Math.min(shallowest.get(segment) ?? Infinity, node.depth));
+    }
+    return (segment, tip) => {
+      const own = shallowest.get(segment);
+      if (own !== undefined && own <= tip.depth) return true;
+      for (let above = segment.parent; above; above = above.parent) if (shallowest.has(above)) return true;
+      return false;
+    };
+  }
+
   /** Labels and branch summaries by segment, and facts by node: what the map adds to the segments' own. */
   private notes(): SegmentNotes {
     const { index, tree, reader } = this;
@@ -145,6 +170,7 @@ export class BranchModel {
       labelsOf: (segment) => labels.get(segment) ?? [],
       summariesOf: (segment) => summaries.get(segment) ?? [],
       factsOf: (node) => reader.factsOfNode(node),
+      isArchivedTip: this.archivedTips(),
     };
   }
 }

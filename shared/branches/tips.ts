@@ -15,6 +15,8 @@ export interface SegmentNotes {
   labelsOf(segment: Segment): EntryLabel[];
   summariesOf(segment: Segment): string[];
   factsOf(node: TreeNode): EntryFacts;
+  /** Whether `tip` (the tip of a branch ending in `segment`) is in a branch Arbor archived. */
+  isArchivedTip(segment: Segment, tip: TreeNode): boolean;
 }
 
 /**
@@ -230,7 +232,7 @@ function branchLeaves(order: readonly Segment[], notes: SegmentNotes): BranchLea
     leaves.push({
       leafId: tip.id,
       fileLeafIds,
-      archived: false,
+      archived: notes.isArchivedTip(segment, tip),
       label: labels.length > 0 ? labels[labels.length - 1]!.label : null,
       segmentId: segment.id,
       entries: sums.entries[at]!,
