@@ -7,7 +7,8 @@
  * fsynced, then published under its final name, and the directory fsynced
  * where the platform allows it. A reader therefore sees either no file or
  * the complete file, never a half-written one, and a crash leaves at most a
- * stray temporary file.
+ * stray temporary file, named with the writer's pid so that the next start
+ * can tell it is stale (`stale-temporaries.ts`).
  *
  * Publishing uses `link(temp, final)` then `unlink(temp)`: `link` fails with
  * EEXIST when the final name exists, atomically, so two writers (two Arbor
@@ -24,7 +25,7 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, linkSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { newFileErrors, sessionErrors } from "../../shared/error-texts.ts";
 import { ArborError } from "../../shared/ipc/contract.ts";
 import type { EntryReader } from "../../shared/session/entry-reader.ts";
@@ -36,6 +37,7 @@ import {
 } from "../../shared/session/types.ts";
 import type { FileEntryReader } from "./entry-reader.ts";
 import { completeLinesEnd } from "./follower.ts";
+import { newFileTemporaryPath } from "./stale-temporaries.ts";
 
 export type NewFileErrorCode = "conflict" | "refused" | "not-found" | "io";
 
@@ -117,7 +119,7 @@ export function writeNewFile(
   content: FileContent | Iterable<FileContent>,
 ): { bytes: number } {
   const dir = dirname(finalPath);
-  const temp = join(dir, `.${basename(finalPath)}.${randomBytes(6).toString("hex")}.tmp`);
+  const temp = newFileTemporaryPath(finalPath);
   let fd: number;
   try {
     fd = openSync(temp, "wx");

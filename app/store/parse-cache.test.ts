@@ -7,6 +7,7 @@
  * another format version) is never used.
  */
 
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   appendFileSync,
@@ -367,7 +368,8 @@ describe("the folder", () => {
       paths.push(path);
     }
     openCached(paths[5]!, cache);
-    const stale = join(dir, "left-behind.json.123.tmp");
+    // Left by a writer that has exited (its pid is in the name).
+    const stale = join(dir, `${"0".repeat(40)}.json.${spawnSync(process.execPath, ["-e", ""]).pid}.tmp`);
     writeFileSync(stale, "{");
     utimesSync(stale, new Date(2020, 0, 1), new Date(2020, 0, 1));
     // Saved newest first, as a scan does; session 5 was opened (read from its saved parse) on the way.
