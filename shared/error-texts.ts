@@ -173,6 +173,8 @@ export const newFileErrors = {
     `${path} changed on disk since it was read (line ${line} is no longer the same entry); reload it and try again.`,
   changedWhileCopied: (path: string, reason: string) =>
     `${path} changed while it was copied (${reason}); try again.`,
+  nestedTooDeep: (path: string, line: number) =>
+    `Line ${line} of ${path} is nested too deep to be copied entry by entry; export the whole session instead, or fork from an entry above it.`,
 };
 
 // ---------------------------------------------------------------------------

@@ -29,6 +29,7 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import { newFileErrors, sessionErrors } from "../../shared/error-texts.ts";
 import { ArborError } from "../../shared/ipc/contract.ts";
 import type { EntryReader } from "../../shared/session/entry-reader.ts";
+import { isNestedTooDeep } from "../../shared/session/nesting.ts";
 import { pathToRoot, type SessionIndex, type TreeNode } from "../../shared/session/tree-index.ts";
 import {
   CURRENT_SESSION_VERSION,
@@ -413,6 +414,9 @@ function freshId(taken: ReadonlySet<string>): string {
  */
 function wholeEntry(reader: EntryReader, node: TreeNode, source: string): SessionEntry {
   const entry = reader.entryOfNode(node);
+  // Its deep fields were replaced by a note: written out, the copy would lose them.
+  if (isNestedTooDeep(entry))
+    throw new NewFileError("refused", source, newFileErrors.nestedTooDeep(source, node.line));
   if (!node.deferred) return entry;
   const stub = node.entry;
   if (entry === stub || entry.parentId !== stub.parentId || entry.timestamp !== stub.timestamp) {

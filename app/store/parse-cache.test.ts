@@ -420,7 +420,7 @@ describe("the saved form's version", () => {
    * what the parser keeps has changed: saved parses of the old parser must
    * not be read as the new one's. Bump PARSE_CACHE_VERSION, then update both values here.
    */
-  const EXPECTED = { version: 3, digest: "2eb584df0100a901b2d425faf76185f173fe462d" };
+  const EXPECTED = { version: 4, digest: "eca899d4a7feaa05cf4799531a2be783f03c1a70" };
 
   it("changes with what the parser keeps", () => {
     const generated = generateSession({
@@ -459,6 +459,8 @@ describe("the saved form's version", () => {
         targetId: "odd-role",
         label: "l".repeat(700),
       }),
+      // Nested too deep: a note replaces its data, and a too-deep problem is kept.
+      `{"type":"custom","id":"deep","parentId":"lbl","timestamp":"${at(5)}","data":${"[".repeat(600)}${"]".repeat(600)}}`,
     ];
     const parser = new SessionParser({ mode: "structure-with-facts" });
     parser.push(new TextEncoder().encode(generated.text + fileText(extra)));

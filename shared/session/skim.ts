@@ -12,6 +12,7 @@
  * last value, as in `JSON.parse`.
  */
 
+import { MAX_ENTRY_DEPTH } from "./nesting.ts";
 import { DEFERRED_VALUE, keepsString } from "./stub.ts";
 
 export type SkimOutcome =
@@ -162,11 +163,13 @@ const stack: boolean[] = [];
 
 function scanContainer(i: number): number {
   stack.length = 0;
+  // Deeper than this and the line is parsed whole, where `nesting.ts` decides (the entry and message take two levels).
+  const deepest = MAX_ENTRY_DEPTH - 3;
   // What the object expects next: a key (or `}` right after `{`), or a value.
   for (;;) {
     const c = bytes[i]!;
     if (c === 0x7b) {
-      stack.push(true);
+      if (stack.push(true) > deepest) return FAIL;
       i = skipWhitespace(i + 1);
       if (i >= end) return FAIL;
       if (bytes[i] === 0x7d) {
@@ -178,7 +181,7 @@ function scanContainer(i: number): number {
         continue; // now at a value
       }
     } else if (c === 0x5b) {
-      stack.push(false);
+      if (stack.push(false) > deepest) return FAIL;
       i = skipWhitespace(i + 1);
       if (i >= end) return FAIL;
       if (bytes[i] === 0x5d) {
