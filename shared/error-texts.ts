@@ -50,6 +50,7 @@ export const requestErrors = {
 
 export const sessionErrors = {
   noEntry: (entryId: string) => `There is no entry "${entryId}" in this session; choose one from its graph.`,
+  noText: (path: string) => `There is no text at ${path} in this answer; select the entry again.`,
   noEntryToFork: (entryId: string) =>
     `There is no entry "${entryId}" in this session to fork; choose one from its graph.`,
   forkBeforeNotUser: (entryId: string) =>
