@@ -92,7 +92,8 @@ export class OpenSessionView extends DisposableObject {
       this.buildIndexSoon();
       return cutContextView(saved);
     }
-    return cutContextView(this.wholeContext(leafId, llm));
+    const { nodes } = this.session.index;
+    return cutContextView(this.wholeContext(leafId, llm), (entryId) => nodes.get(entryId)?.byteLength);
   }
 
   entry(entryId: string): EntryDetail {

@@ -7,7 +7,7 @@
 
 import { ArborError, type ContextView, type EntryDetail, type TextPath } from "../../shared/ipc/contract.ts";
 import { sessionErrors } from "../../shared/error-texts.ts";
-import { stringAt, TextCutter, textPage } from "../../shared/ipc/text-pages.ts";
+import { stringAt, TEXT_CUT_SHORT_CHARS, TextCutter, textPage } from "../../shared/ipc/text-pages.ts";
 
 export type TextSource = { entryId: string } | { leafId: string | null; llm: boolean };
 
@@ -18,11 +18,31 @@ export function cutEntryDetail(detail: EntryDetail): EntryDetail {
   return cutter.cuts.length === 0 ? detail : { ...detail, entry, cuts: cutter.cuts };
 }
 
-/** The context with its long strings cut short. */
-export function cutContextView(view: ContextView): ContextView {
+/**
+ * The context with its long strings cut short. `lineBytes`: the length of an
+ * entry's line, when the index is at hand: a message from a line of at most
+ * `TEXT_CUT_SHORT_CHARS` bytes holds no string to cut and is not walked (a
+ * string has no more characters than its JSON has bytes), unless an edit
+ * gave it another entry's content.
+ */
+export function cutContextView(
+  view: ContextView,
+  lineBytes?: (entryId: string) => number | undefined,
+): ContextView {
   const cutter = new TextCutter();
-  const cut = cutter.cut(view, []);
-  return cutter.cuts.length === 0 ? view : { ...cut, cuts: cutter.cuts };
+  const edited = new Set(view.edits.map((edit) => edit.targetId));
+  let messages = view.messages;
+  view.messages.forEach((item, i) => {
+    const bytes = lineBytes?.(item.entryId);
+    if (bytes !== undefined && bytes <= TEXT_CUT_SHORT_CHARS && !edited.has(item.entryId)) return;
+    const cut = cutter.cut(item, ["messages", i]);
+    if (cut === item) return;
+    if (messages === view.messages) messages = [...messages];
+    messages[i] = cut;
+  });
+  const { messages: _messages, ...rest } = view;
+  const cutRest = cutter.cut(rest, []);
+  return cutter.cuts.length === 0 ? view : { ...cutRest, messages, cuts: cutter.cuts };
 }
 
 /** The last whole value a page was read from, and reading pages of it. */
