@@ -61,6 +61,8 @@ export interface FileSpec {
   branchChance?: number;
   /** For the compare measurements only, not the open table. */
   compare?: boolean;
+  /** For the memory measurements only (peak RSS per entry, the library scan), not the open table. */
+  memory?: boolean;
 }
 
 export const FILE_SPECS: readonly FileSpec[] = [
@@ -72,6 +74,7 @@ export const FILE_SPECS: readonly FileSpec[] = [
   { name: "mb700", profile: "heavy", seed: 4001, bytes: 700 * 1e6, huge: true },
   { name: "fork20k", profile: "fork", seed: 5001, entries: 20_000, trunk: 10_000, compare: true },
   { name: "tips100k", profile: "normal", seed: 5002, entries: 100_000, branchChance: 0.15, compare: true },
+  { name: "s1m", profile: "normal", seed: 1005, entries: 1_000_000, memory: true },
 ];
 
 export interface GeneratedFile {

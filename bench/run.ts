@@ -26,6 +26,10 @@ const CONTEXT_REPS = 7;
 const BRANCH_MAP_REPS = 5;
 /** Files only the compare measurements use (issue 18). */
 const COMPARE_FILES = new Set(FILE_SPECS.filter((spec) => spec.compare).map((spec) => spec.name));
+/** Files only the memory measurements use (issue 20). */
+const MEMORY_FILES = new Set(FILE_SPECS.filter((spec) => spec.memory).map((spec) => spec.name));
+/** Peak RSS per entry of `arbor stats` (open and index) the memory target allows. */
+const MAX_BYTES_PER_ENTRY = 400;
 const CONTEXT_REPS_PI073 = 5;
 const RESULTS_DIR = join(BENCH_DIR, "results");
 const ROOT = join(BENCH_DIR, "..");
@@ -235,7 +239,9 @@ async function main(): Promise<void> {
 
   const open: Record<string, Record<OpenOp, Summary>> = {};
   const raw: Measurement[] = [];
-  const standard = files.filter((file) => file.name !== "mb700" && !COMPARE_FILES.has(file.name));
+  const standard = files.filter(
+    (file) => file.name !== "mb700" && !COMPARE_FILES.has(file.name) && !MEMORY_FILES.has(file.name),
+  );
   for (const file of standard) {
     const runs: Record<string, Measurement[]> = {};
     for (let rep = 0; rep < REPS; rep++) {
@@ -280,6 +286,7 @@ async function main(): Promise<void> {
   }
 
   const compare = await measureCompare(worker, files, raw);
+  const memory = await measureMemory(worker, files, raw);
 
   // The huge file: one run each, RSS is the point.
   const huge: Record<string, Summary & { exit: string; polledPeakMiB: number }> = {};
@@ -482,13 +489,13 @@ async function main(): Promise<void> {
       pass: null,
     });
   }
-  targets.push(...compare.targets);
+  targets.push(...compare.targets, ...memory.targets);
   const targetRows = [["target", "measured", "wanted", "status"]];
   for (const t of targets) {
     targetRows.push([
       t.name,
       Number.isFinite(t.value)
-        ? `${t.unit === "MiB" ? fmtMiB(t.value) : t.unit === "ms" ? fmtMs(t.value) : fmtRatio(t.value)} ${t.unit}`
+        ? `${t.unit === "MiB" ? fmtMiB(t.value) : t.unit === "ms" ? fmtMs(t.value) : t.unit === "B" ? t.value.toFixed(0) : fmtRatio(t.value)} ${t.unit}`
         : "-",
       t.target,
       t.pass === null ? "not run (--huge)" : t.pass === "info" ? "" : t.pass ? "PASS" : "MISS",
@@ -555,6 +562,7 @@ async function main(): Promise<void> {
     ),
     huge,
     compare: compare.json,
+    memory: memory.json,
     targets,
     raw,
   };
@@ -562,6 +570,58 @@ async function main(): Promise<void> {
   writeFileSync(join(RESULTS_DIR, "latest.json"), json);
   writeFileSync(join(RESULTS_DIR, `run-${out.date.replace(/[:.]/g, "-")}.json`), json);
   console.log(`results: ${join(RESULTS_DIR, "latest.json")}`);
+}
+
+/**
+ * Memory at the top end (issue 20): the peak RSS of `arbor stats` (open and
+ * index, as a user runs it) per entry on s100k and s1m, one run each, and the
+ * peak RSS of the server's library scan (cache and saved parses on) of s1m.
+ */
+async function measureMemory(
+  worker: WorkerCommand,
+  files: readonly GeneratedFile[],
+  raw: Measurement[],
+): Promise<{ targets: Target[]; json: Record<string, unknown> }> {
+  const targets: Target[] = [];
+  const json: Record<string, unknown> = {};
+  const peakMiB = (m: Measurement) => Math.max(m.maxRssKB, m.polledPeakKB) / 1024;
+  for (const name of ["s100k", "s1m"]) {
+    const file = files.find((candidate) => candidate.name === name);
+    if (!file) continue;
+    const m = await measure(worker, "arbor-stats", file.path, { timeoutMs: 1_200_000 });
+    raw.push(m);
+    const perEntry = (peakMiB(m) * 2 ** 20) / file.entries;
+    json[`stats-${name}`] = { ok: m.ok, ms: m.ms, peakRssMiB: peakMiB(m), bytesPerEntry: perEntry };
+    console.log(
+      `memory ${name.padEnd(6)} arbor stats ${m.ok ? `${fmtMs(m.ms ?? Number.NaN)} ms` : `FAILED ${m.error}`}, ` +
+        `peak RSS ${fmtMiB(peakMiB(m))} MiB, ${perEntry.toFixed(0)} B/entry`,
+    );
+    targets.push({
+      name: `Arbor stats peak RSS per entry, ${name}`,
+      value: perEntry,
+      unit: "B",
+      target: `<= ${MAX_BYTES_PER_ENTRY} B`,
+      pass: m.ok && perEntry <= MAX_BYTES_PER_ENTRY,
+    });
+  }
+  const big = files.find((candidate) => candidate.name === "s1m");
+  if (big) {
+    const m = await measure(worker, "arbor-library-scan", big.path, { timeoutMs: 1_200_000 });
+    raw.push(m);
+    json["library-scan-s1m"] = { ok: m.ok, ms: m.ms, peakRssMiB: peakMiB(m), entries: m.entries };
+    console.log(
+      `memory s1m    library scan ${m.ok ? `${fmtMs(m.ms ?? Number.NaN)} ms` : `FAILED ${m.error}`}, ` +
+        `peak RSS ${fmtMiB(peakMiB(m))} MiB (${m.entries ?? "?"} entries listed)`,
+    );
+    targets.push({
+      name: "Library scan peak RSS, s1m",
+      value: peakMiB(m),
+      unit: "MiB",
+      target: "< 1024 MiB",
+      pass: m.ok && peakMiB(m) < 1024,
+    });
+  }
+  return { targets, json };
 }
 
 interface Target {

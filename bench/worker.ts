@@ -29,8 +29,9 @@
  * outside bench/data/ and report whether the file changed.
  */
 
-import { readFileSync, realpathSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 interface PiEntry {
@@ -194,6 +195,34 @@ async function run(op: string, file: string, reps: number, extra: string[]): Pro
         result.ms = performance.now() - start;
         result.cpuMs = cpuSince() - cpu;
         if (code !== 0) throw new Error(`arbor ${argv[0]} exited ${code}: ${errors.trim()}`);
+        break;
+      }
+      case "arbor-library-scan": {
+        // The server's scan (`arbor serve`, the desktop app): a library with its cache and saved parses.
+        const { createSessionLibrary } = await import("../app/library/index.ts");
+        const { createParseCache } = await import("../app/store/parse-cache.ts");
+        const dir = mkdtempSync(join(tmpdir(), "arbor-bench-scan-"));
+        try {
+          const root = join(dir, "sessions");
+          mkdirSync(root);
+          // A hard link: the scan does not follow a symbolic link out of its root.
+          linkSync(file, join(root, basename(file)));
+          const library = createSessionLibrary({
+            roots: [root],
+            cacheDir: join(dir, "library-cache"),
+            parseCache: createParseCache(join(dir, "open-cache")),
+          });
+          const cpu = cpuSince();
+          const start = performance.now();
+          await library.scan();
+          result.ms = performance.now() - start;
+          result.cpuMs = cpuSince() - cpu;
+          const sessions = library.list().projects.flatMap((project) => project.sessions);
+          result.entries = sessions.reduce((sum, session) => sum + session.entryCount, 0);
+          await library.dispose();
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
         break;
       }
       case "arbor-branches": {

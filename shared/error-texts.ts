@@ -50,6 +50,7 @@ export const requestErrors = {
 
 export const sessionErrors = {
   noEntry: (entryId: string) => `There is no entry "${entryId}" in this session; choose one from its graph.`,
+  noText: (path: string) => `There is no text at ${path} in this answer; select the entry again.`,
   noEntryToFork: (entryId: string) =>
     `There is no entry "${entryId}" in this session to fork; choose one from its graph.`,
   forkBeforeNotUser: (entryId: string) =>
@@ -173,6 +174,8 @@ export const newFileErrors = {
     `${path} changed on disk since it was read (line ${line} is no longer the same entry); reload it and try again.`,
   changedWhileCopied: (path: string, reason: string) =>
     `${path} changed while it was copied (${reason}); try again.`,
+  nestedTooDeep: (path: string, line: number) =>
+    `Line ${line} of ${path} is nested too deep to be copied entry by entry; export the whole session instead, or fork from an entry above it.`,
 };
 
 // ---------------------------------------------------------------------------

@@ -49,6 +49,8 @@ export function createArborHandlers({
     "session.current": async () => sessions.current()?.view() ?? null,
     "session.context": async ({ leafId, llm }) => sessions.requireCurrent().context(leafId, llm ?? false),
     "session.entry": async ({ entryId }) => sessions.requireCurrent().entry(entryId),
+    "session.text": async ({ of, path, offset, length }) =>
+      sessions.requireCurrent().text(of, path, offset, length),
     "session.search": async ({ query, limit }) => sessions.requireCurrent().search(query, limit),
     "session.new": ({ projectId }) => actions.newSession(projectId),
     // Managing sessions (issue 19)

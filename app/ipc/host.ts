@@ -21,6 +21,7 @@ import { createCwdServicesFactory } from "../runtime/services.ts";
 import { SessionRuntime } from "../runtime/session-runtime.ts";
 import { fileSessionFactory } from "../runtime/file-session.ts";
 import { createParseCache, type ParseCache } from "../store/parse-cache.ts";
+import { oncePerProcess, removeStaleTemporaries } from "../store/stale-temporaries.ts";
 import type { ArborHandlers } from "../../shared/ipc/contract.ts";
 import { type DemoSource, LibraryView } from "../library-view/library-view.ts";
 import type { Disposable } from "../../shared/lifecycle/disposable.ts";
@@ -84,6 +85,10 @@ export function createSharedHostParts(
   options: Pick<ArborHostOptions, "roots" | "extraFolders" | "dataDir" | "env" | "preferences" | "trashFile">,
 ): SharedHostParts & { dispose(): Promise<void> } {
   const library = libraryFor(options);
+  // Saved parses a crash of an earlier Arbor left half-written (the session roots: on the first scan).
+  void oncePerProcess(join(options.dataDir, PARSE_CACHE_FOLDER), (dir) =>
+    removeStaleTemporaries(dir, "saved-parse"),
+  );
   const openMarks = createOpenMarks();
   const recentSessions = createRecentSessions({ dataDir: options.dataDir });
   const preferences = options.preferences ?? preferencesIn(options.dataDir);
@@ -107,9 +112,11 @@ export function preferencesIn(dataDir: string): PreferencesFile {
   return new PreferencesFile(join(dataDir, "preferences.json"));
 }
 
+const PARSE_CACHE_FOLDER = "open-cache";
+
 /** Saved parses of large sessions, in Arbor's data folder: a large session opens again without a parse. */
 export function parseCacheIn(dataDir: string): ParseCache {
-  return createParseCache(join(dataDir, "open-cache"));
+  return createParseCache(join(dataDir, PARSE_CACHE_FOLDER));
 }
 
 function libraryFor(options: Pick<ArborHostOptions, "roots" | "extraFolders" | "dataDir" | "env">) {

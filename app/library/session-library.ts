@@ -25,6 +25,7 @@
 
 import { resolve } from "node:path";
 import type { ParseCache } from "../store/parse-cache.ts";
+import { oncePerProcess, removeStaleSessionTemporaries } from "../store/stale-temporaries.ts";
 import type { SkippedFile } from "./discover.ts";
 import { KnownFiles } from "./known-files.ts";
 import { LazySearchIndex } from "./lazy-search-index.ts";
@@ -118,11 +119,16 @@ export function createSessionLibrary(options: SessionLibraryOptions): SessionLib
   const runScan = (scanOptions: ScanOptions): Promise<ScanReport> => {
     const signal = untilDisposed(scanOptions.signal);
     signal.throwIfAborted();
-    lastRoots = currentRoots();
-    return scanner.scan(lastRoots, scanOptions.onProgress, signal).then((report) => {
-      lastSkipped = report.skipped;
-      return report;
-    });
+    const roots = currentRoots();
+    lastRoots = roots;
+    // What a crash of an earlier Arbor left in a root goes the first time this process sees it.
+    const swept = roots.map((root) => oncePerProcess(root.path, removeStaleSessionTemporaries));
+    return Promise.all(swept)
+      .then(() => scanner.scan(roots, scanOptions.onProgress, signal))
+      .then((report) => {
+        lastSkipped = report.skipped;
+        return report;
+      });
   };
 
   const scan = (scanOptions: ScanOptions = {}): Promise<ScanReport> => {

@@ -135,3 +135,47 @@ describe("export as Markdown", () => {
     expect(() => exported(path, "markdown", "nope")).toThrow(/no entry "nope"/);
   });
 });
+
+describe("bidirectional controls in exports", () => {
+  const RLO = "\u202E";
+  const CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
+
+  /** A name that would read "invoice_exe.txt", a label and texts with controls, and Arabic text. */
+  function bidiSession(): { path: string; ids: Record<string, string> } {
+    const manager = pi16.SessionManager.create("/home/user/project", dirs.make());
+    const ids: Record<string, string> = {};
+    ids.u1 = manager.appendMessage(userMessage(`open ${RLO}txt.exe please`));
+    ids.a1 = manager.appendMessage(assistantMessage("مرحبا \u2067isolated\u2069 done"));
+    ids.l1 = manager.appendLabelChange(ids.a1, `${RLO}lebal`);
+    manager.appendSessionInfo(`invoice_${RLO}txt.exe`);
+    return { path: manager.getSessionFile()!, ids };
+  }
+
+  it("HTML shows each control as a marked tag and isolates the session's text", () => {
+    const { path, ids } = bidiSession();
+    const { content, fileName } = exported(path, "html", ids.l1);
+    expect(content).not.toMatch(CONTROLS);
+    expect(fileName).not.toMatch(CONTROLS);
+    expect(content).toContain(
+      '<h1 dir="auto">invoice_<abbr class="bidi-control" title="U+202E right-to-left override: a direction control in the text, shown and not applied">RLO</abbr>txt.exe</h1>',
+    );
+    expect(content).toContain("<title>invoice_⟨RLO⟩txt.exe</title>");
+    expect(content).toMatch(/<bdi>open <abbr class="bidi-control"[^>]*>RLO<\/abbr>txt\.exe please<\/bdi>/);
+    expect(content).toMatch(/“<bdi><abbr class="bidi-control"[^>]*>RLO<\/abbr>lebal<\/bdi>”/);
+    expect(content).toMatch(
+      /<pre dir="auto">مرحبا <abbr[^>]*>RLI<\/abbr>isolated<abbr[^>]*>PDI<\/abbr> done<\/pre>/,
+    );
+  });
+
+  it("Markdown shows each control as a marker; the JSONL copy keeps the bytes as they are", () => {
+    const { path, ids } = bidiSession();
+    const markdown = exported(path, "markdown", ids.l1).content;
+    expect(markdown).not.toMatch(CONTROLS);
+    expect(markdown).toContain("# invoice_⟨RLO⟩txt.exe\n");
+    expect(markdown).toContain("open ⟨RLO⟩txt.exe please");
+    expect(markdown).toContain("label “⟨RLO⟩lebal”");
+    expect(markdown).toContain("مرحبا ⟨RLI⟩isolated⟨PDI⟩ done");
+    const jsonl = exported(path, "jsonl", ids.l1).content;
+    expect(jsonl).toContain(`open ${RLO}txt.exe please`);
+  });
+});

@@ -13,6 +13,7 @@ import {
   type SessionDelta,
   type SessionSearchResult,
   type SessionView,
+  type TextPath,
 } from "../../shared/ipc/contract.ts";
 import {
   contextView,
@@ -32,6 +33,7 @@ import type { OpenSession, SessionReloadReason } from "../runtime/open-session.t
 import { LIVE_WINDOW_MS } from "../store/append.ts";
 import { savedLeafContext, savedLeafEntry, sessionViewFromSaved } from "./saved-view-answers.ts";
 import { SentView } from "./sent-view.ts";
+import { cutContextView, cutEntryDetail, type TextSource, WholeTexts } from "./text-answers.ts";
 
 /** What the views of a window's sessions share. */
 export interface SessionViewServices {
@@ -52,6 +54,12 @@ export interface SessionViewServices {
 export class OpenSessionView extends DisposableObject {
   /** The view as every client last heard of it; none until a view of this session was sent. */
   private sent: SentView | undefined;
+  /** What pages of long texts are read from. */
+  private readonly wholeTexts = new WholeTexts((source) =>
+    "entryId" in source
+      ? this.wholeEntry(source.entryId).entry
+      : this.wholeContext(source.leafId, source.llm),
+  );
   /** One search per index: its texts are built on the first search and kept while the index grows by appends. */
   private readonly searches = new WeakMap<SessionIndex, EntrySearch>();
 
@@ -82,12 +90,26 @@ export class OpenSessionView extends DisposableObject {
     const saved = savedLeafContext(this.session.savedView, leafId, llm);
     if (saved) {
       this.buildIndexSoon();
-      return saved;
+      return cutContextView(saved);
     }
-    return contextView(this.session.index, this.session.reader, leafId, llm);
+    const { nodes } = this.session.index;
+    return cutContextView(this.wholeContext(leafId, llm), (entryId) => nodes.get(entryId)?.byteLength);
   }
 
   entry(entryId: string): EntryDetail {
+    return cutEntryDetail(this.wholeEntry(entryId));
+  }
+
+  /** A page of a string an entry or context answer cut short. */
+  text(source: TextSource, path: TextPath, offset: number, length: number): { text: string; length: number } {
+    return this.wholeTexts.page(source, path, offset, length);
+  }
+
+  private wholeContext(leafId: string | null, llm: boolean): ContextView {
+    return contextView(this.session.index, this.session.reader, leafId, llm);
+  }
+
+  private wholeEntry(entryId: string): EntryDetail {
     return (
       savedLeafEntry(this.session.savedView, entryId) ??
       entryDetail(this.session.index, this.session.reader, entryId)
@@ -127,6 +149,7 @@ export class OpenSessionView extends DisposableObject {
   reloaded(reason: SessionReloadReason): void {
     const { session } = this;
     this.sent = undefined;
+    this.wholeTexts.clear();
     this.services.events.emit("session.reloaded", {
       sessionId: this.services.ids.sessionId(session.path),
       reason,

@@ -7,6 +7,7 @@
  */
 
 import { type EntryFacts, entryFacts } from "../../shared/session/facts.ts";
+import { boundEntryDepth } from "../../shared/session/nesting.ts";
 import type { EntryReader } from "../../shared/session/entry-reader.ts";
 import type { SessionIndex, TreeNode } from "../../shared/session/tree-index.ts";
 import type { SessionEntry } from "../../shared/session/types.ts";
@@ -207,12 +208,15 @@ function parseBody(node: TreeNode, bytes: Uint8Array): SessionEntry {
   const stub = node.entry;
   let body: SessionEntry;
   try {
-    body = JSON.parse(bodyDecoder.decode(bytes)) as SessionEntry;
+    const text = bodyDecoder.decode(bytes);
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed !== "object" || parsed === null) return stub;
+    // As the parser did: fields nested too deep for any answer give way to a note.
+    body = boundEntryDepth(parsed as Record<string, unknown>, text.length).entry as SessionEntry;
   } catch {
     // The file changed under us (a store notices and reloads); show what the skim saw.
     return stub;
   }
-  if (typeof body !== "object" || body === null) return stub;
   if (body.id !== stub.id || body.type !== stub.type)
     body = { ...body, id: stub.id, type: stub.type } as SessionEntry;
   return body;

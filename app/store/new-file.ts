@@ -7,7 +7,8 @@
  * fsynced, then published under its final name, and the directory fsynced
  * where the platform allows it. A reader therefore sees either no file or
  * the complete file, never a half-written one, and a crash leaves at most a
- * stray temporary file.
+ * stray temporary file, named with the writer's pid so that the next start
+ * can tell it is stale (`stale-temporaries.ts`).
  *
  * Publishing uses `link(temp, final)` then `unlink(temp)`: `link` fails with
  * EEXIST when the final name exists, atomically, so two writers (two Arbor
@@ -24,10 +25,11 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, linkSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { newFileErrors, sessionErrors } from "../../shared/error-texts.ts";
 import { ArborError } from "../../shared/ipc/contract.ts";
 import type { EntryReader } from "../../shared/session/entry-reader.ts";
+import { isNestedTooDeep } from "../../shared/session/nesting.ts";
 import { pathToRoot, type SessionIndex, type TreeNode } from "../../shared/session/tree-index.ts";
 import {
   CURRENT_SESSION_VERSION,
@@ -36,6 +38,7 @@ import {
 } from "../../shared/session/types.ts";
 import type { FileEntryReader } from "./entry-reader.ts";
 import { completeLinesEnd } from "./follower.ts";
+import { newFileTemporaryPath } from "./stale-temporaries.ts";
 
 export type NewFileErrorCode = "conflict" | "refused" | "not-found" | "io";
 
@@ -117,7 +120,7 @@ export function writeNewFile(
   content: FileContent | Iterable<FileContent>,
 ): { bytes: number } {
   const dir = dirname(finalPath);
-  const temp = join(dir, `.${basename(finalPath)}.${randomBytes(6).toString("hex")}.tmp`);
+  const temp = newFileTemporaryPath(finalPath);
   let fd: number;
   try {
     fd = openSync(temp, "wx");
@@ -411,6 +414,9 @@ function freshId(taken: ReadonlySet<string>): string {
  */
 function wholeEntry(reader: EntryReader, node: TreeNode, source: string): SessionEntry {
   const entry = reader.entryOfNode(node);
+  // Its deep fields were replaced by a note: written out, the copy would lose them.
+  if (isNestedTooDeep(entry))
+    throw new NewFileError("refused", source, newFileErrors.nestedTooDeep(source, node.line));
   if (!node.deferred) return entry;
   const stub = node.entry;
   if (entry === stub || entry.parentId !== stub.parentId || entry.timestamp !== stub.timestamp) {

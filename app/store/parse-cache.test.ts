@@ -7,6 +7,7 @@
  * another format version) is never used.
  */
 
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   appendFileSync,
@@ -367,7 +368,8 @@ describe("the folder", () => {
       paths.push(path);
     }
     openCached(paths[5]!, cache);
-    const stale = join(dir, "left-behind.json.123.tmp");
+    // Left by a writer that has exited (its pid is in the name).
+    const stale = join(dir, `${"0".repeat(40)}.json.${spawnSync(process.execPath, ["-e", ""]).pid}.tmp`);
     writeFileSync(stale, "{");
     utimesSync(stale, new Date(2020, 0, 1), new Date(2020, 0, 1));
     // Saved newest first, as a scan does; session 5 was opened (read from its saved parse) on the way.
@@ -418,7 +420,7 @@ describe("the saved form's version", () => {
    * what the parser keeps has changed: saved parses of the old parser must
    * not be read as the new one's. Bump PARSE_CACHE_VERSION, then update both values here.
    */
-  const EXPECTED = { version: 3, digest: "2eb584df0100a901b2d425faf76185f173fe462d" };
+  const EXPECTED = { version: 4, digest: "eca899d4a7feaa05cf4799531a2be783f03c1a70" };
 
   it("changes with what the parser keeps", () => {
     const generated = generateSession({
@@ -457,6 +459,8 @@ describe("the saved form's version", () => {
         targetId: "odd-role",
         label: "l".repeat(700),
       }),
+      // Nested too deep: a note replaces its data, and a too-deep problem is kept.
+      `{"type":"custom","id":"deep","parentId":"lbl","timestamp":"${at(5)}","data":${"[".repeat(600)}${"]".repeat(600)}}`,
     ];
     const parser = new SessionParser({ mode: "structure-with-facts" });
     parser.push(new TextEncoder().encode(generated.text + fileText(extra)));

@@ -36,6 +36,7 @@ import { readSavedParseText } from "./saved-parse-decode.ts";
 import { savedParseText } from "./saved-parse-encode.ts";
 import type { SavedParse } from "./saved-parse-form.ts";
 import { decodeSavedView, encodeSavedView, type SavedView } from "./saved-view.ts";
+import { isStaleTemporary, savedParseTemporaryPath } from "./stale-temporaries.ts";
 
 export { decodeSavedParse } from "./saved-parse-decode.ts";
 export { canSave, encodeSavedParse } from "./saved-parse-encode.ts";
@@ -47,8 +48,6 @@ export const PARSE_CACHE_MIN_BYTES = 8 * 1024 * 1024;
 /** How many sessions keep what is saved of them, and how many bytes they take at most; the least recently used go first. */
 const MAX_SAVED = 64;
 const MAX_SAVED_BYTES = 1024 * 1024 * 1024;
-/** A temporary file this old was left by a process that stopped while writing. */
-const STALE_TEMPORARY_MS = 60_000;
 
 export interface ParseCache {
   /** Files smaller than this are parsed as they are, never cached. */
@@ -80,7 +79,7 @@ export function createParseCache(dir: string, options: { minBytes?: number } = {
   const viewFileOf = (path: string) => `${keyOf(path)}${VIEW_SUFFIX}`;
   /** Writes `text` under `file` whole (a temporary name, then renamed), ranked as used at `usedMs`. */
   const write = (file: string, text: string, usedMs: number): boolean => {
-    const temporary = `${file}.${process.pid}.tmp`;
+    const temporary = savedParseTemporaryPath(file);
     try {
       mkdirSync(dir, { recursive: true });
       writeFileSync(temporary, text);
@@ -158,7 +157,7 @@ function prune(dir: string): void {
       continue;
     }
     if (name.endsWith(".tmp")) {
-      if (now - stats.mtimeMs > STALE_TEMPORARY_MS) rmSync(path, { force: true });
+      if (isStaleTemporary(name, stats.mtimeMs, "saved-parse", { now })) rmSync(path, { force: true });
       continue;
     }
     const suffix = [PARSE_SUFFIX, VIEW_SUFFIX].find((candidate) => name.endsWith(candidate));

@@ -18,7 +18,7 @@ import type { SessionHeader } from "../../shared/session/types.ts";
  * parser that made it. `parse-cache.test.ts` holds a digest of the parser's
  * output on the fixtures and fails until both are updated.
  */
-export const PARSE_CACHE_VERSION = 3;
+export const PARSE_CACHE_VERSION = 4;
 
 export interface SavedParse {
   /** The parse of the file's first `parsed.byteLength` bytes. */

@@ -7,6 +7,7 @@ import { createRoot } from "react-dom/client";
 import { screenErrors } from "../../shared/error-texts.ts";
 import { connectClient, MissingTokenError } from "./api/client.ts";
 import { App } from "./explorer/app.tsx";
+import { TextPagesContext } from "./preview/cut-texts.tsx";
 import { createController, messageOf } from "./state/controller.ts";
 import { ControllerProvider } from "./state/hooks.tsx";
 import { createStores } from "./state/stores.ts";
@@ -79,7 +80,9 @@ async function main() {
   createRoot(root).render(
     <StrictMode>
       <ControllerProvider controller={controller}>
-        <App />
+        <TextPagesContext.Provider value={(params) => connected.client.request("session.text", params)}>
+          <App />
+        </TextPagesContext.Provider>
       </ControllerProvider>
     </StrictMode>,
   );

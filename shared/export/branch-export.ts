@@ -9,9 +9,15 @@
  * script, font, image or link to anywhere, and its Content-Security-Policy
  * forbids loading anything should a text contain markup, which is escaped
  * anyway. It reads in light and dark (`prefers-color-scheme`).
+ *
+ * Text from the session shows its bidirectional controls instead of applying
+ * them, as the window does (shared/text/bidi.ts): Markdown as `⟨RLO⟩`
+ * markers, HTML as marked tags, each text isolated (`<bdi>`, `dir="auto"`)
+ * so that right-to-left text cannot reorder what stands beside it.
  */
 
 import type { ContextView, TreeNodeView } from "../ipc/contract.ts";
+import { bidiSegments, hasBidiControls, showBidiControls } from "../text/bidi.ts";
 import { contextAsMarkdown, messageMarkdown } from "./context-markdown.ts";
 
 export interface BranchStep {
@@ -65,7 +71,8 @@ export function branchMarkdown(input: BranchExport): string {
     );
   });
   lines.push("", contextAsMarkdown(input.context));
-  return `${lines.join("\n").trimEnd()}\n`;
+  // Every text in it is either Arbor's (no controls) or the session's: the controls are the session's.
+  return showBidiControls(`${lines.join("\n").trimEnd()}\n`);
 }
 
 const ESCAPES: Record<string, string> = {
@@ -78,6 +85,23 @@ const ESCAPES: Record<string, string> = {
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => ESCAPES[character]!);
+}
+
+/** Text from the session as HTML: escaped, each bidirectional control a marked tag (not applied). */
+export function sessionTextHtml(text: string): string {
+  if (!hasBidiControls(text)) return escapeHtml(text);
+  return bidiSegments(text)
+    .map((segment) =>
+      segment.kind === "text"
+        ? escapeHtml(segment.text)
+        : `<abbr class="bidi-control" title="${segment.codePoint} ${segment.name}: a direction control in the text, shown and not applied">${segment.short}</abbr>`,
+    )
+    .join("");
+}
+
+/** Inline text from the session, isolated from what stands beside it. */
+function isolatedHtml(text: string): string {
+  return `<bdi>${sessionTextHtml(text)}</bdi>`;
 }
 
 const STYLE = `
@@ -98,6 +122,8 @@ article { background: var(--card); border: 1px solid var(--line); border-radius:
   padding: .5rem .75rem; }
 article h3 { font-size: .95rem; margin: 0 0 .25rem; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: 0; }
+.bidi-control { border: 1px solid var(--muted); border-radius: 3px; color: var(--muted); font-size: .75em;
+  padding: 0 .2em; text-decoration: none; unicode-bidi: isolate; }
 `;
 
 export function branchHtml(input: BranchExport): string {
@@ -105,16 +131,16 @@ export function branchHtml(input: BranchExport): string {
   const model = context.model ? `${context.model.provider}/${context.model.modelId}` : "no model";
   const steps = input.path.map((step) => {
     const { node } = step;
-    const label = node.label ? ` <span class="label">${escapeHtml(`“${node.label}”`)}</span>` : "";
+    const label = node.label ? ` <span class="label">“${isolatedHtml(node.label)}”</span>` : "";
     const note = branchNote(step);
     const fork = note ? ` <span class="fork">${escapeHtml(note)}</span>` : "";
     const text = stepText(step);
-    return `<li><code>${escapeHtml(node.id)}</code> <span class="kind">${escapeHtml(node.kind)}</span>${text ? ` ${escapeHtml(text)}` : ""}${label}${fork}</li>`;
+    return `<li><code>${sessionTextHtml(node.id)}</code> <span class="kind">${escapeHtml(node.kind)}</span>${text ? ` ${isolatedHtml(text)}` : ""}${label}${fork}</li>`;
   });
   const messages = context.messages.map(({ entryId, message }) => {
     const role = String(message.role);
     const text = messageMarkdown(message as unknown as Record<string, unknown>);
-    return `<article><h3>${escapeHtml(role)} <code>${escapeHtml(entryId)}</code></h3><pre>${escapeHtml(text)}</pre></article>`;
+    return `<article><h3>${isolatedHtml(role)} <code>${sessionTextHtml(entryId)}</code></h3><pre dir="auto">${sessionTextHtml(text)}</pre></article>`;
   });
   return `<!doctype html>
 <html lang="en">
@@ -123,21 +149,21 @@ export function branchHtml(input: BranchExport): string {
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="Arbor">
-<title>${escapeHtml(input.title)}</title>
+<title>${escapeHtml(showBidiControls(input.title))}</title>
 <style>${STYLE}</style>
 </head>
 <body>
 <header>
-<h1>${escapeHtml(input.title)}</h1>
-<p class="meta">${escapeHtml(summaryLine(input))}</p>
+<h1 dir="auto">${sessionTextHtml(input.title)}</h1>
+<p class="meta">${sessionTextHtml(summaryLine(input))}</p>
 </header>
 <section>
 <h2>Branch</h2>
 ${steps.length ? `<ol class="branch">\n${steps.join("\n")}\n</ol>` : '<p class="note">No entries.</p>'}
 </section>
 <section>
-<h2>Context at ${escapeHtml(context.leafId ?? "the start")}</h2>
-<p class="note">${escapeHtml(`${model}, thinking ${context.thinkingLevel}, ${context.messages.length} messages, about ${context.tokenEstimate} tokens.`)}</p>
+<h2>Context at ${context.leafId === null ? "the start" : isolatedHtml(context.leafId)}</h2>
+<p class="note">${sessionTextHtml(`${model}, thinking ${context.thinkingLevel}, ${context.messages.length} messages, about ${context.tokenEstimate} tokens.`)}</p>
 ${messages.join("\n")}
 </section>
 </body>

@@ -26,6 +26,14 @@ function viewOf(messages: Record<string, unknown>[]): ContextView {
 }
 
 describe("contextAsMarkdown", () => {
+  it("shows the session's bidirectional controls as markers, as the window does; the JSON keeps them", () => {
+    const view = viewOf([{ role: "user", content: "invoice_\u202Etxt.exe and \u2066x\u2069", timestamp: 1 }]);
+    const markdown = contextAsMarkdown(view);
+    expect(markdown).toContain("invoice_⟨RLO⟩txt.exe and ⟨LRI⟩x⟨PDI⟩");
+    expect(markdown).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
+    expect(contextAsJson(view, "agent")).toContain("invoice_\u202Etxt.exe");
+  });
+
   it("notes each image by type and size, in user messages and tool results, without its data", () => {
     const markdown = contextAsMarkdown(
       viewOf([

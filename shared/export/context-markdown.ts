@@ -7,6 +7,7 @@
 
 import type { ContextView } from "../ipc/contract.ts";
 import { assertNever, isKnownRole, isRecord, textOf } from "../session/index.ts";
+import { showBidiControls } from "../text/bidi.ts";
 import { base64Bytes, formatBytes } from "./bytes.ts";
 
 /** The context as the agent holds it, or as the model sees it (`convertToLlm`). */
@@ -129,5 +130,6 @@ export function contextAsMarkdown(view: ContextView, mode: ContextMode = "agent"
   for (const { heading, message } of items) {
     lines.push("", `## ${heading}`, "", messageMarkdown(message as Record<string, unknown>));
   }
-  return `${lines.join("\n")}\n`;
+  // The session's bidirectional controls shown, not applied, as in the window (Arbor's own text has none).
+  return showBidiControls(`${lines.join("\n")}\n`);
 }

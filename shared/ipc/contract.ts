@@ -181,7 +181,19 @@ export interface ContextMessageView {
   tokenEstimate: number;
 }
 
+/** Where a string is inside an answer: keys and array indices from the answer's root (see text-pages.ts). */
+export type TextPath = (string | number)[];
+
+/** A string of an answer cut short: `shown` of its `length` characters are there; `session.text` has the rest. */
+export interface TextCut {
+  path: TextPath;
+  length: number;
+  shown: number;
+}
+
 export interface ContextView {
+  /** Strings cut short (paths from this view's root); absent when none was. */
+  cuts?: TextCut[];
   leafId: string | null;
   messages: ContextMessageView[];
   /** `convertToLlm` of the messages, when asked for. */
@@ -197,6 +209,8 @@ export interface ContextView {
 
 export interface EntryDetail {
   entry: SessionEntry;
+  /** Strings of `entry` cut short (paths from `entry`); absent when none was. */
+  cuts?: TextCut[];
   line: number;
   problems: Problem[];
   /** The entry's label and when it was set (the label entry's timestamp); null without one. */
@@ -265,6 +279,19 @@ export interface ArborRequests {
   "session.current": { params: Record<string, never>; result: SessionView | null };
   "session.context": { params: { leafId: string | null; llm?: boolean }; result: ContextView };
   "session.entry": { params: { entryId: string }; result: EntryDetail };
+  /**
+   * A page of a string `session.entry` or `session.context` cut short: of the
+   * entry (`path` inside it) or of the context of a leaf (`path` from the view's root).
+   */
+  "session.text": {
+    params: {
+      of: { entryId: string } | { leafId: string | null; llm: boolean };
+      path: TextPath;
+      offset: number;
+      length: number;
+    };
+    result: { text: string; length: number };
+  };
   "session.search": { params: { query: string; limit?: number }; result: SessionSearchResult };
   "session.new": { params: { projectId: string }; result: SessionView };
 
@@ -442,6 +469,7 @@ export const REQUEST_NAMES: readonly RequestName[] = [
   "session.current",
   "session.context",
   "session.entry",
+  "session.text",
   "session.search",
   "session.new",
   // Managing sessions (issue 19)

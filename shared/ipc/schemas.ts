@@ -15,6 +15,8 @@ import {
   THEME_PREFERENCES,
 } from "./contract.ts";
 import { EXPORT_FORMATS, MAX_IMPORT_BYTES } from "./session-management.ts";
+import { MAX_ENTRY_DEPTH } from "../session/nesting.ts";
+import { TEXT_PAGE_MAX_CHARS } from "./text-pages.ts";
 
 const ENTRY_ID = z.string().min(1).max(200);
 const HANDLE = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "not an id issued by Arbor");
@@ -38,6 +40,15 @@ export const requestSchemas: { [N in RequestName]: z.ZodType<RequestParams<N>> }
     llm: z.boolean().optional(),
   }) as z.ZodType<RequestParams<"session.context">>,
   "session.entry": z.strictObject({ entryId: ENTRY_ID }),
+  "session.text": z.strictObject({
+    of: z.union([
+      z.strictObject({ entryId: ENTRY_ID }),
+      z.strictObject({ leafId: ENTRY_ID.nullable(), llm: z.boolean() }),
+    ]),
+    path: z.array(z.union([z.string().max(200), z.number().int().min(0)])).max(MAX_ENTRY_DEPTH + 8),
+    offset: z.number().int().min(0),
+    length: z.number().int().min(1).max(TEXT_PAGE_MAX_CHARS),
+  }) as z.ZodType<RequestParams<"session.text">>,
   "session.search": z.strictObject({
     query: z.string().max(1000),
     limit: z.number().int().min(1).max(SESSION_SEARCH_MAX_LIMIT).optional(),

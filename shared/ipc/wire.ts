@@ -112,6 +112,7 @@ const RESULT_CODECS: { [N in RequestName]: Codec<RequestResult<N>, WireResult<N>
   "session.current": viewOrNull,
   "session.context": plain,
   "session.entry": plain,
+  "session.text": plain,
   "session.search": plain,
   "session.new": view,
   // Managing sessions (issue 19)

@@ -10,6 +10,7 @@
  */
 
 import { LineSplitter, type RawLine } from "./line-splitter.ts";
+import { boundEntryDepth, NESTING_TEXT } from "./nesting.ts";
 import { HEADER_PROBLEM_TEXT, type Problem, problem } from "./problems.ts";
 import { skimLine } from "./skim.ts";
 import { stubOf } from "./stub.ts";
@@ -260,7 +261,7 @@ export class SessionParser {
       return;
     }
     if (!raw.terminated && this.result.unterminatedLastLine) this.result.unterminatedLastLine.parsed = true;
-    const object = value as Record<string, unknown>;
+    const object = this.bounded(value as Record<string, unknown>, text.length, lineNumber);
     if (object.type === "session") {
       this.readHeader(object, lineNumber);
       return;
@@ -287,6 +288,27 @@ export class SessionParser {
       deferred,
       facts,
     });
+  }
+
+  /** The entry with fields nested too deep for any answer replaced (see `nesting.ts`), the problem noted. */
+  private bounded(
+    object: Record<string, unknown>,
+    textLength: number,
+    line: number,
+  ): Record<string, unknown> {
+    const { entry, replaced } = boundEntryDepth(object, textLength);
+    if (replaced.length > 0) {
+      const id = object.id;
+      this.result.problems.push(
+        problem(
+          "too-deep",
+          line,
+          NESTING_TEXT.problem(replaced),
+          typeof id === "string" ? { entryId: id } : {},
+        ),
+      );
+    }
+    return entry;
   }
 
   /** Structure mode keeps stubs only for version-3 files; legacy files are migrated whole. */

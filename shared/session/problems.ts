@@ -10,6 +10,7 @@ export type ProblemKind =
   | "malformed-json"
   | "not-an-object"
   | "line-too-long"
+  | "too-deep"
   | "missing-header"
   | "invalid-header"
   | "late-header"
@@ -56,6 +57,7 @@ const SEVERITY: Record<ProblemKind, ProblemSeverity> = {
   "malformed-json": "error",
   "not-an-object": "error",
   "line-too-long": "error",
+  "too-deep": "error",
   "missing-header": "error",
   "invalid-header": "error",
   "late-header": "warning",

@@ -12,7 +12,8 @@
  * last value, as in `JSON.parse`.
  */
 
-import { DEFERRED_VALUE, keepsString } from "./stub.ts";
+import { MAX_ENTRY_DEPTH } from "./nesting.ts";
+import { DEFERRED_VALUE, keepsString, messageStub } from "./stub.ts";
 
 export type SkimOutcome =
   /** A JSON object: `stub` has its small fields; `invalidUtf8`: some bytes will read as U+FFFD. */
@@ -120,12 +121,15 @@ function scanObject(i: number, into: Record<string, unknown> | null, level: numb
         const start = i + 1;
         i = scanString(start);
         if (i === FAIL) return FAIL;
-        if (keepsString(key, i - 1 - start)) into[key] = decodeString(start, i - 1);
+        // A type repeats on every line: decoded once, like a key.
+        if (key === "type") into[key] = decodeKey(start, i - 1);
+        else if (keepsString(key, i - 1 - start)) into[key] = decodeString(start, i - 1);
         else delete into[key];
       } else if (c === 0x7b && key === "message" && level === 0) {
         const message: Record<string, unknown> = {};
         i = scanObject(i, message, 1);
-        into[key] = message;
+        // One stub per role, shared by every entry (as stub.ts keeps them).
+        into[key] = messageStub(message.role);
       } else if (c === 0x7b || c === 0x5b) {
         i = scanContainer(i);
         // A placeholder: the key exists and holds a container, its body is read later.
@@ -162,11 +166,13 @@ const stack: boolean[] = [];
 
 function scanContainer(i: number): number {
   stack.length = 0;
+  // Deeper than this and the line is parsed whole, where `nesting.ts` decides (the entry and message take two levels).
+  const deepest = MAX_ENTRY_DEPTH - 3;
   // What the object expects next: a key (or `}` right after `{`), or a value.
   for (;;) {
     const c = bytes[i]!;
     if (c === 0x7b) {
-      stack.push(true);
+      if (stack.push(true) > deepest) return FAIL;
       i = skipWhitespace(i + 1);
       if (i >= end) return FAIL;
       if (bytes[i] === 0x7d) {
@@ -178,7 +184,7 @@ function scanContainer(i: number): number {
         continue; // now at a value
       }
     } else if (c === 0x5b) {
-      stack.push(false);
+      if (stack.push(false) > deepest) return FAIL;
       i = skipWhitespace(i + 1);
       if (i >= end) return FAIL;
       if (bytes[i] === 0x5d) {
@@ -371,26 +377,14 @@ function scalarValue(start: number, stop: number): unknown {
   return Number(asciiString(start, stop));
 }
 
-/** A fresh string of ASCII bytes (never a slice of a larger string, which would keep that alive). */
+/**
+ * A fresh string of ASCII bytes (never a slice of a larger string, which would
+ * keep that alive), made flat in one call: built with `+=`, a string of 13 or
+ * more characters is a chain of cons strings, three times the memory of the
+ * text (a timestamp kept on every entry).
+ */
 function asciiString(start: number, stop: number): string {
-  const b = bytes;
-  let text = "";
-  let k = start;
-  for (; k + 8 <= stop; k += 8) {
-    text += String.fromCharCode(
-      b[k]!,
-      b[k + 1]!,
-      b[k + 2]!,
-      b[k + 3]!,
-      b[k + 4]!,
-      b[k + 5]!,
-      b[k + 6]!,
-      b[k + 7]!,
-    );
-  }
-  for (; k + 2 <= stop; k += 2) text += String.fromCharCode(b[k]!, b[k + 1]!);
-  if (k < stop) text += String.fromCharCode(b[k]!);
-  return text;
+  return String.fromCharCode.apply(null, bytes.subarray(start, stop) as unknown as number[]);
 }
 
 function isRoleKey(start: number, stop: number): boolean {

@@ -22,6 +22,7 @@ import { useContextPreview, useController, useSession } from "../state/hooks.tsx
 import type { ContextMode } from "../state/stores.ts";
 import { ContextHeader } from "./context-header.tsx";
 import { MessageView, type ShownWhole, ShownWholeContext } from "./message-view.tsx";
+import { ContextCuts } from "./cut-texts.tsx";
 
 /** Up to this many messages are rendered plainly; more are virtualised. */
 export const VIRTUALIZE_ABOVE = 100;
@@ -318,6 +319,7 @@ export function ContextPreview() {
       data-mode={ready ? mode : undefined}
     >
       {ready ? <ContextHeader view={view} mode={mode} /> : null}
+      {ready ? <ContextCuts view={view} mode={mode} /> : null}
       {body}
     </section>
   );

@@ -2,6 +2,7 @@
 
 import { screenErrors } from "../../../shared/error-texts.ts";
 import { showBidiControls } from "../../../shared/text/bidi.ts";
+import { EntryCuts } from "./cut-texts.tsx";
 import { useContextPreview, useController, useGraphSelect, useSession } from "../state/hooks.tsx";
 
 export function Inspector() {
@@ -63,6 +64,7 @@ export function Inspector() {
             </p>
           )}
           <pre className="json raw-entry">{showBidiControls(JSON.stringify(current.entry, null, 2))}</pre>
+          <EntryCuts detail={current} />
         </>
       )}
     </section>
