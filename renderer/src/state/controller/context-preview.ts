@@ -74,12 +74,37 @@ export function createContextPreview(kit: ControllerKit): ContextPreviewPart {
   };
 }
 
+/**
+ * One request at a time: a question asked while another is out waits for its
+ * answer, and only the newest of those waiting is asked then. Following a
+ * live session moves the selection with every line; the page then asks for
+ * the context as fast as answers come, not once a line.
+ */
+function oneAtATime() {
+  let out: Promise<unknown> | null = null;
+  return {
+    /** Resolves once no request is out (at once when none is). */
+    async idle(): Promise<void> {
+      while (out !== null) await out.catch(() => undefined);
+    },
+    ask<T>(request: Promise<T>): Promise<T> {
+      const asked = request.finally(() => {
+        if (out === asked) out = null;
+      });
+      out = asked;
+      return asked;
+    },
+  };
+}
+
 /** Loads the selection's context and its detail: each keeps its own serial, so only the newest answer is shown. */
 function createLoads(kit: ControllerKit): { loadContext(): Promise<void>; loadDetail(): Promise<void> } {
   const { client } = kit;
   const { session, context } = kit.stores;
   let contextSerial = 0;
   let detailSerial = 0;
+  const contextTurn = oneAtATime();
+  const detailTurn = oneAtATime();
 
   async function loadContext() {
     const { view, selectedId } = session.getState();
@@ -90,11 +115,12 @@ function createLoads(kit: ControllerKit): { loadContext(): Promise<void>; loadDe
       return;
     }
     context.setState({ status: "loading", error: null, forId: selectedId, forMode: mode, shades: NO_SHADES });
+    await contextTurn.idle();
+    if (serial !== contextSerial || kit.isDisposed()) return;
     try {
-      const result: ContextView = await client.request("session.context", {
-        leafId: selectedId,
-        llm: mode === "llm",
-      });
+      const result: ContextView = await contextTurn.ask(
+        client.request("session.context", { leafId: selectedId, llm: mode === "llm" }),
+      );
       if (serial !== contextSerial || kit.isDisposed()) return;
       // Shaded along the view as it is now (an append may have come meanwhile): its index is the graph's.
       const now = session.getState().view;
@@ -114,8 +140,10 @@ function createLoads(kit: ControllerKit): { loadContext(): Promise<void>; loadDe
       return;
     }
     context.setState({ detailStatus: "loading", detailError: null });
+    await detailTurn.idle();
+    if (serial !== detailSerial || kit.isDisposed()) return;
     try {
-      const detail = await client.request("session.entry", { entryId: selectedId });
+      const detail = await detailTurn.ask(client.request("session.entry", { entryId: selectedId }));
       if (serial !== detailSerial || kit.isDisposed()) return;
       context.setState({ detailStatus: "ready", detail });
     } catch (error) {

@@ -6,7 +6,7 @@
  */
 
 import { screenErrors } from "../../../../shared/error-texts.ts";
-import type { ArborEvents } from "../../../../shared/ipc/contract.ts";
+import type { ArborEvents, SessionDelta, TreeNodeView } from "../../../../shared/ipc/contract.ts";
 import { applySessionDelta } from "../../../../shared/ipc/session-delta.ts";
 import { isKnownEntryType, type KnownEntryType } from "../../../../shared/session/types.ts";
 import { initialSessionState, type SessionState } from "../stores.ts";
@@ -50,8 +50,11 @@ export function createSessionUpdates(kit: ControllerKit, needs: FollowNeeds): Se
   const { session, live } = kit.stores;
   /** The session a deletion closed, until another opens: it comes back if its file is written again. */
   let closedByDeletion: string | null = null;
+  const appends = createAppendQueue(kit, needs);
 
   function onReloaded({ sessionId, reason, view }: ArborEvents["session.reloaded"]) {
+    // Appends before it come first (the view it brings is newer: they are then dropped as old).
+    appends.flush();
     const state = session.getState();
     // A file deleted and written again (an editor's save, a copy over it) comes back if nothing else was opened.
     const back = state.view === null && closedByDeletion === sessionId && view !== null;
@@ -79,7 +82,7 @@ export function createSessionUpdates(kit: ControllerKit, needs: FollowNeeds): Se
   return {
     subscribe() {
       kit.own(
-        client.on("session.appended", (event) => applyAppend(kit, needs, event)),
+        client.on("session.appended", (event) => appends.add(event)),
         client.on("session.reloaded", onReloaded),
       );
     },
@@ -89,31 +92,83 @@ export function createSessionUpdates(kit: ControllerKit, needs: FollowNeeds): Se
   };
 }
 
-function applyAppend(kit: ControllerKit, needs: FollowNeeds, event: ArborEvents["session.appended"]) {
+/**
+ * Appends waiting for the next frame (`beforeNextFrame`): a burst faster
+ * than frames is applied at once, so the graph and the page follow it once
+ * a frame, not once a line. Without a frame to wait for, each applies as it comes.
+ */
+function createAppendQueue(kit: ControllerKit, needs: FollowNeeds) {
+  const schedule = kit.options.beforeNextFrame;
+  let waiting: ArborEvents["session.appended"][] = [];
+  const flush = () => {
+    if (waiting.length === 0 || kit.isDisposed()) return;
+    const events = waiting;
+    waiting = [];
+    // In order, each session's run of appends together (the events of another session are dropped there).
+    let from = 0;
+    for (let k = 1; k <= events.length; k++) {
+      if (k === events.length || events[k]!.sessionId !== events[from]!.sessionId) {
+        applyAppends(
+          kit,
+          needs,
+          events[from]!.sessionId,
+          events.slice(from, k).map((event) => event.delta),
+        );
+        from = k;
+      }
+    }
+  };
+  return {
+    add(event: ArborEvents["session.appended"]) {
+      if (schedule === undefined) {
+        applyAppends(kit, needs, event.sessionId, [event.delta]);
+        return;
+      }
+      waiting.push(event);
+      if (waiting.length === 1) schedule(flush);
+    },
+    flush,
+  };
+}
+
+/** The deltas of one session, in the order they came, applied to its view in one change of the store. */
+function applyAppends(
+  kit: ControllerKit,
+  needs: FollowNeeds,
+  sessionId: string,
+  deltas: readonly SessionDelta[],
+) {
   const { session } = kit.stores;
-  const { sessionId, delta } = event;
   const state = session.getState();
   const current = state.view;
   // Another session's, or the one an open is waiting for: its answer holds this append already.
   if (current?.sessionId !== sessionId) return;
-  if (delta.baseBytes !== current.bytes) {
-    // A delta of another version of the view: an older one is in it already, a newer one means one was missed.
-    if (delta.bytes > current.bytes) resync(kit, needs, sessionId);
-    return;
+  let view = current;
+  const added: TreeNodeView[] = [];
+  for (const delta of deltas) {
+    if (delta.baseBytes !== view.bytes) {
+      // A delta of another version of the view: an older one is in it already, a newer one means one was missed.
+      if (delta.bytes > view.bytes) {
+        resync(kit, needs, sessionId);
+        break;
+      }
+      continue;
+    }
+    view = applySessionDelta(view, delta);
+    added.push(...delta.added);
   }
-  const view = applySessionDelta(current, delta);
+  if (view === current) return;
   const next: Partial<SessionState> = { view };
   // A label or a name (this window's own, often) moves the file's leaf but not the conversation: the cursor stays.
   // A rebuilt index (a repeated id, say) may move the leaf with nothing new: that is followed too.
   const leafType =
     view.leafId === null
       ? undefined
-      : (delta.added.find((node) => node.id === view.leafId) ?? kit.model()?.nodesById.get(view.leafId))
-          ?.type;
+      : (added.findLast((node) => node.id === view.leafId) ?? kit.model()?.nodesById.get(view.leafId))?.type;
   const follow =
     state.follow &&
     view.leafId !== null &&
-    (delta.added.some((node) => isFollowed(node.type)) ||
+    (added.some((node) => isFollowed(node.type)) ||
       (view.leafId !== current.leafId && leafType !== undefined && isFollowed(leafType)));
   if (follow) {
     next.selectedId = view.leafId;
@@ -124,7 +179,7 @@ function applyAppend(kit: ControllerKit, needs: FollowNeeds, event: ArborEvents[
   needs.navigator.settleCursor();
   markRecent(
     kit,
-    delta.added.map((node) => node.id),
+    added.map((node) => node.id),
   );
   if (follow) needs.navigator.centreOn(session.getState().cursorId);
 }
