@@ -81,7 +81,9 @@ export function growVisibleTree(
   const attach = wasVisible && !removeLeaf ? leaf : previous.visibleAbove(leaf);
   const found = walkNew(indexed, all, leaf, newLeaf, attach, oldCount, previous);
   const growth = grow(previous, indexed, found, { leaf, removeLeaf, attach });
-  return growth === null ? null : new VisibleTreeState(indexed, roots, all, previous.walk, growth);
+  if (growth === null) return null;
+  const change = { from: previous, leaf, removeLeaf, attach, added: [...found.path, ...found.rest] };
+  return new VisibleTreeState(indexed, roots, all, previous.walk, growth, change);
 }
 
 /** Whether the changed entries read as before to the filter and the search. */

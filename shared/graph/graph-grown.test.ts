@@ -23,6 +23,9 @@ import {
 } from "./filter.ts";
 import { growVisibleTree } from "./filter-grown.ts";
 import { indexNodeList } from "./indexed-nodes.ts";
+import { type FoldedGraph, type FoldOptions, foldChains } from "./chains.ts";
+import { growFoldedGraph } from "./chains-grown.ts";
+import type { VisibleTreeState } from "./visible-tree.ts";
 
 /** Every lookup of the tree, for every entry of the list, as plain data (one comparison is quicker than many). */
 function treeLookups(tree: VisibleTree, ids: readonly string[]) {
@@ -116,5 +119,91 @@ describe("the visible tree grown by appends", () => {
     // Most appends are a turn at the leaf: grown; branches and labels are walked again.
     console.log(`visible trees grown ${grown}, walked again ${walked}`);
     expect(grown).toBeGreaterThan(walked * 3);
+  });
+});
+
+/** Every lookup of a folded graph, for every entry of the list and every node, as plain data. */
+function graphLookups(graph: FoldedGraph, ids: readonly string[]) {
+  return {
+    nodes: graph.nodes.map((node) => ({ ...node })),
+    roots: graph.roots,
+    nodeOfEntry: ids.map((id) => [id, graph.nodeOfEntry.get(id), graph.nodeOfEntry.has(id)]),
+    byId: graph.nodes.map((node) => graph.byId.get(node.id)),
+    gone: ids.filter((id) => graph.byId.has(id) && !graph.nodes.some((node) => node.id === id)),
+  };
+}
+
+/** What the graph model keeps on its own: the leaf, labels, matches and folds. */
+function foldOptionsOf(options: VisibleTreeOptions, expanded: ReadonlySet<string>): FoldOptions {
+  const { leafId, matches, folded } = options;
+  return {
+    keep: (id, label) =>
+      id === leafId || label !== null || (matches?.has(id) ?? false) || (folded?.has(id) ?? false),
+    expanded,
+  };
+}
+
+describe("the folded graph grown by appends", () => {
+  it("equals the graph folded afresh after each random append, in every mode, with folds, searches and chains opened", () => {
+    let grown = 0;
+    let folded = 0;
+    for (let seed = 1; seed <= 16; seed++) {
+      const rng = new Rng(seed * 11 + 3);
+      const live = new LiveSession(
+        rng,
+        generateSession({ seed, entryCount: rng.int(5, 80) }).text,
+        seed % 2 === 1,
+      );
+      let view = live.view();
+      const some = view.nodes.toArray().filter((node) => node.children.length > 0);
+      const variants: (Variant & { expanded: boolean })[] = FILTER_MODES.flatMap((mode) => [
+        { mode, folded: new Set<string>(), search: false, expanded: false },
+        { mode, folded: new Set<string>(), search: false, expanded: true },
+        { mode, folded: new Set<string>(), search: true, expanded: false },
+        { mode, folded: new Set(some.length > 0 ? [rng.pick(some).id] : []), search: false, expanded: false },
+      ]);
+      const expandedOf = variants.map((variant) => {
+        if (!variant.expanded) return new Set<string>();
+        const tree = visibleTree(indexNodeList(view.nodes), view.roots, optionsOf(variant, view));
+        const chains = foldChains(tree, foldOptionsOf(optionsOf(variant, view), new Set())).nodes.filter(
+          (node) => node.kind === "chain",
+        );
+        return new Set(chains.length > 0 ? [rng.pick(chains).id, chains[0]!.id] : []);
+      });
+      let states = variants.map((variant, v) => {
+        const options = optionsOf(variant, view);
+        const tree = visibleTree(indexNodeList(view.nodes), view.roots, options);
+        return { tree, graph: foldChains(tree, foldOptionsOf(options, expandedOf[v]!)) };
+      });
+      for (let step = 0; step < 30; step++) {
+        const { delta, fresh, what } = live.step();
+        const next = applySessionDelta(view, delta);
+        const growth = growthSince(next.nodes, view.nodes);
+        const indexed = indexNodeList(next.nodes);
+        const ids = fresh.nodes.toArray().map((node) => node.id);
+        states = variants.map((variant, v) => {
+          const options = optionsOf(variant, next);
+          const foldOptions = foldOptionsOf(options, expandedOf[v]!);
+          const wholeTree = visibleTree(indexNodeList(fresh.nodes), fresh.roots, options);
+          const whole = foldChains(wholeTree, foldOptions);
+          const previous = states[v]!;
+          const tree =
+            (growth && growVisibleTree(previous.tree, indexed, next.roots, options, growth.changed)) ??
+            visibleTree(indexed, next.roots, options);
+          const graph = growFoldedGraph(previous.graph, tree as VisibleTreeState, foldOptions);
+          const at = `seed ${seed}, step ${step} (${what}), ${variant.mode}${variant.search ? " searched" : ""}${variant.folded.size > 0 ? " folded" : ""}${variant.expanded ? " expanded" : ""}`;
+          if (graph) {
+            grown++;
+            expect(graphLookups(graph, ids), at).toEqual(graphLookups(whole, ids));
+            return { tree, graph };
+          }
+          folded++;
+          return { tree, graph: foldChains(tree, foldOptions) };
+        });
+        view = next;
+      }
+    }
+    console.log(`folded graphs grown ${grown}, folded again ${folded}`);
+    expect(grown).toBeGreaterThan(folded * 3);
   });
 });

@@ -55,6 +55,18 @@ export interface VisibleGrowth {
   count: number;
 }
 
+/** What one growth changed (filter-grown.ts), for the chains to fold again only there (chains-grown.ts). */
+export interface VisibleChange {
+  from: VisibleTreeState;
+  /** The old leaf, and whether it hid itself (it was shown only as the leaf). */
+  leaf: number;
+  removeLeaf: boolean;
+  /** The visible entry the new ones hang from (the old leaf, or its nearest visible ancestor); -1 for none. */
+  attach: number;
+  /** The new visible entries, in the visible order. */
+  added: readonly number[];
+}
+
 /** Position `p` of `count`, kept as `p` on the path and as -2 minus its place from the end in the rest. */
 export function slotOf(p: number, pathCount: number, count: number): number {
   return p < pathCount ? p : -2 - (count - 1 - p);
@@ -80,6 +92,8 @@ export class VisibleTreeState implements VisibleTree {
     readonly options: Required<VisibleTreeOptions>,
     readonly walk: VisibleWalk,
     readonly growth: VisibleGrowth | null,
+    /** How it grew from the tree before, when it did. */
+    readonly change: VisibleChange | null = null,
   ) {
     this.count = growth?.count ?? walk.nodeAt.length;
     this.pathCount = growth ? growth.pathKept + growth.path.length : walk.pathCount;

@@ -51,9 +51,9 @@ export class LiveSession {
   }
 
   /** Appends a few lines (`kind` forces a kind of step) and returns the delta from the view before. */
-  step(kind?: "turn" | "branch" | "label"): LiveStep {
+  step(kind?: "turn" | "branch" | "label" | "compaction"): LiveStep {
     const before = this.view();
-    const chosen = kind ?? this.rng.weighted({ turn: 16, branch: 2, label: 1, model: 1 });
+    const chosen = kind ?? this.rng.weighted({ turn: 16, branch: 2, label: 1, model: 1, compaction: 1 });
     const lines =
       chosen === "branch"
         ? this.branch()
@@ -61,7 +61,9 @@ export class LiveSession {
           ? [this.label()]
           : chosen === "model"
             ? [this.model()]
-            : this.turn();
+            : chosen === "compaction"
+              ? [this.compaction()]
+              : this.turn();
     this.text += lines.map((line) => `${JSON.stringify(line)}\n`).join("");
     this.index = readSession(this.text);
     const fresh = this.view();
@@ -135,6 +137,19 @@ export class LiveSession {
       { type: "label", targetId: target, label: this.rng.chance(0.8) ? `mark ${this.counter}` : undefined },
       this.index.leafId,
     );
+  }
+
+  /** A compaction at the leaf, keeping the path from one of its entries (or from itself on an empty path). */
+  private compaction(): Json {
+    const path: string[] = [];
+    for (let id = this.index.leafId; id !== null; id = this.index.byId.get(id)?.parentId ?? null)
+      path.push(id);
+    const line = this.entry(
+      { type: "compaction", summary: `summary ${this.counter}`, firstKeptEntryId: "", tokensBefore: 1000 },
+      this.index.leafId,
+    );
+    line.firstKeptEntryId = path.length > 0 ? this.rng.pick(path) : line.id;
+    return line;
   }
 
   private model(): Json {
