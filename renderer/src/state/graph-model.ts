@@ -7,8 +7,13 @@
  */
 
 import type { SessionView, TreeNodeView } from "../../../shared/ipc/contract.ts";
+import { growFoldedGraph } from "../../../shared/graph/chains-grown.ts";
+import { growVisibleTree } from "../../../shared/graph/filter-grown.ts";
+import { VisibleTreeState } from "../../../shared/graph/visible-tree.ts";
+import { growthSince } from "../../../shared/ipc/session-nodes-grown.ts";
 import {
   DEFAULT_LAYOUT,
+  type FilterMode,
   type FoldedGraph,
   foldChains,
   type IdLookup,
@@ -141,40 +146,86 @@ function createMatches(indexed: Indexed): Matches {
   );
 }
 
-/** Pi's /tree filter over the view, with folds and (when the search filters) only the matches. */
+/**
+ * Pi's /tree filter over the view, with folds and (when the search filters)
+ * only the matches. A view grown by appends from the one before grows the
+ * tree before (filter-grown.ts): the cost of what was added, not a walk of
+ * the whole session; anything else walks it again.
+ */
 function createVisible(indexed: Indexed) {
-  return memoLast(
-    (
-      view: SessionView,
-      mode: SessionState["filterMode"],
-      folded: ReadonlySet<string>,
-      onlyMatches: ReadonlySet<string> | null,
-    ) =>
-      visibleTree(indexed(view), view.roots, {
-        mode,
-        leafId: view.leafId,
-        folded,
-        matches: onlyMatches,
-      }),
-  );
+  let last: {
+    view: SessionView;
+    mode: FilterMode;
+    folded: ReadonlySet<string>;
+    onlyMatches: ReadonlySet<string> | null;
+    tree: VisibleTree;
+  } | null = null;
+  return (
+    view: SessionView,
+    mode: FilterMode,
+    folded: ReadonlySet<string>,
+    onlyMatches: ReadonlySet<string> | null,
+  ): VisibleTree => {
+    if (
+      last &&
+      last.view === view &&
+      last.mode === mode &&
+      last.folded === folded &&
+      last.onlyMatches === onlyMatches
+    )
+      return last.tree;
+    const options = { mode, leafId: view.leafId, folded, matches: onlyMatches };
+    const growth =
+      last && last.mode === mode && last.folded === folded ? growthSince(view.nodes, last.view.nodes) : null;
+    const tree =
+      (last && growth && growVisibleTree(last.tree, indexed(view), view.roots, options, growth.changed)) ??
+      visibleTree(indexed(view), view.roots, options);
+    last = { view, mode, folded, onlyMatches, tree };
+    return tree;
+  };
 }
 
-/** Chains folded into one node, except entries worth seeing on their own: the leaf, labels, matches, folds. */
+/**
+ * Chains folded into one node, except entries worth seeing on their own: the
+ * leaf, labels, matches, folds. A tree grown from the one folded before
+ * grows its fold (chains-grown.ts) when the search is the same, whose
+ * matches then changed only with the entries the growth checked.
+ */
 function createFolded() {
-  return memoLast(
-    (
-      tree: VisibleTree,
-      view: SessionView,
-      found: ReadonlySet<string>,
-      foldedSet: ReadonlySet<string>,
-      expanded: ReadonlySet<string>,
-    ) => {
-      return foldChains(tree, {
-        keep: (id, label) => id === view.leafId || label !== null || found.has(id) || foldedSet.has(id),
-        expanded,
-      });
-    },
-  );
+  let last: {
+    tree: VisibleTree;
+    search: readonly [string, FullTextMatches | null];
+    folded: ReadonlySet<string>;
+    expanded: ReadonlySet<string>;
+    graph: FoldedGraph;
+  } | null = null;
+  return (
+    tree: VisibleTree,
+    view: SessionView,
+    found: ReadonlySet<string>,
+    search: readonly [string, FullTextMatches | null],
+    foldedSet: ReadonlySet<string>,
+    expanded: ReadonlySet<string>,
+  ): FoldedGraph => {
+    const same =
+      last !== null &&
+      last.search[0] === search[0] &&
+      last.search[1] === search[1] &&
+      last.folded === foldedSet &&
+      last.expanded === expanded;
+    if (same && last!.tree === tree) return last!.graph;
+    const options = {
+      keep: (id: string, label: string | null) =>
+        id === view.leafId || label !== null || found.has(id) || foldedSet.has(id),
+      expanded,
+    };
+    const grows = same && tree instanceof VisibleTreeState && tree.change?.from === last!.tree;
+    const graph =
+      (grows ? growFoldedGraph(last!.graph, tree as VisibleTreeState, options) : null) ??
+      foldChains(tree, options);
+    last = { tree, search, folded: foldedSet, expanded, graph };
+    return graph;
+  };
 }
 
 /**
@@ -241,12 +292,23 @@ function createPath(indexed: Indexed) {
   });
 }
 
+/** The search the matches come from, as one value: the same pair while neither changes. */
+function createSearchOf() {
+  let last: readonly [string, FullTextMatches | null] = ["", null];
+  return (state: SessionState) => {
+    if (last[0] !== state.searchQuery || last[1] !== state.fullText)
+      last = [state.searchQuery, state.fullText];
+    return last;
+  };
+}
+
 export function createGraphSelectors(): GraphSelectors {
   // Parents and children as index arrays: the passes over every node look up no ids.
   const indexed = memoLast(indexView);
   const matches = createMatches(indexed);
   const visible = createVisible(indexed);
   const folded = createFolded();
+  const searchOf = createSearchOf();
   const layout = createLayout();
   const model = createModel(indexed);
   const path = createPath(indexed);
@@ -257,7 +319,8 @@ export function createGraphSelectors(): GraphSelectors {
       const found = matches(view, state.searchQuery, state.fullText);
       const onlyMatches = state.searchFilter && searchWords(state.searchQuery).length > 0 ? found : null;
       const tree = visible(view, state.filterMode, state.folded, onlyMatches);
-      const graph = folded(tree, view, found, state.folded, state.expandedChains);
+      const search = searchOf(state);
+      const graph = folded(tree, view, found, search, state.folded, state.expandedChains);
       const rowsKey = `${view.sessionId}\n${state.filterMode}\n${state.layoutEpoch}`;
       return model(view, tree, found, graph, layout(graph, state.direction, rowsKey));
     },
