@@ -26,6 +26,9 @@ import { indexNodeList } from "./indexed-nodes.ts";
 import { type FoldedGraph, type FoldOptions, foldChains } from "./chains.ts";
 import { growFoldedGraph } from "./chains-grown.ts";
 import type { VisibleTreeState } from "./visible-tree.ts";
+import { GrownGraph } from "./folded-graph.ts";
+import { DEFAULT_LAYOUT, type Layout, layoutGraph } from "./layout.ts";
+import { growLayout } from "./layout-grown.ts";
 
 /** Every lookup of the tree, for every entry of the list, as plain data (one comparison is quicker than many). */
 function treeLookups(tree: VisibleTree, ids: readonly string[]) {
@@ -147,7 +150,13 @@ describe("the folded graph grown by appends", () => {
   it("equals the graph folded afresh after each random append, in every mode, with folds, searches and chains opened", () => {
     let grown = 0;
     let folded = 0;
+    let laidOutGrown = 0;
+    let laidOut = 0;
     for (let seed = 1; seed <= 16; seed++) {
+      const layoutOptions = {
+        ...DEFAULT_LAYOUT,
+        direction: seed % 3 === 0 ? ("TB" as const) : ("LR" as const),
+      };
       const rng = new Rng(seed * 11 + 3);
       const live = new LiveSession(
         rng,
@@ -173,7 +182,8 @@ describe("the folded graph grown by appends", () => {
       let states = variants.map((variant, v) => {
         const options = optionsOf(variant, view);
         const tree = visibleTree(indexNodeList(view.nodes), view.roots, options);
-        return { tree, graph: foldChains(tree, foldOptionsOf(options, expandedOf[v]!)) };
+        const graph = foldChains(tree, foldOptionsOf(options, expandedOf[v]!));
+        return { tree, graph, layout: layoutGraph(graph, layoutOptions) };
       });
       for (let step = 0; step < 30; step++) {
         const { delta, fresh, what } = live.step();
@@ -192,18 +202,30 @@ describe("the folded graph grown by appends", () => {
             visibleTree(indexed, next.roots, options);
           const graph = growFoldedGraph(previous.graph, tree as VisibleTreeState, foldOptions);
           const at = `seed ${seed}, step ${step} (${what}), ${variant.mode}${variant.search ? " searched" : ""}${variant.folded.size > 0 ? " folded" : ""}${variant.expanded ? " expanded" : ""}`;
+          const wholeLayout = layoutGraph(whole, layoutOptions, previous.layout);
+          let layout: Layout | null = null;
           if (graph) {
             grown++;
             expect(graphLookups(graph, ids), at).toEqual(graphLookups(whole, ids));
-            return { tree, graph };
-          }
-          folded++;
-          return { tree, graph: foldChains(tree, foldOptions) };
+            layout = graph instanceof GrownGraph ? growLayout(previous.layout, graph, layoutOptions) : null;
+          } else folded++;
+          if (layout) {
+            laidOutGrown++;
+            expect(layout, at).toEqual(wholeLayout);
+          } else laidOut++;
+          return {
+            tree,
+            graph: graph ?? foldChains(tree, foldOptions),
+            layout: layout ?? layoutGraph(graph ?? whole, layoutOptions, previous.layout),
+          };
         });
         view = next;
       }
     }
-    console.log(`folded graphs grown ${grown}, folded again ${folded}`);
+    console.log(
+      `folded graphs grown ${grown}, folded again ${folded}; layouts grown ${laidOutGrown}, laid out again ${laidOut}`,
+    );
     expect(grown).toBeGreaterThan(folded * 3);
+    expect(laidOutGrown).toBeGreaterThan(laidOut);
   });
 });

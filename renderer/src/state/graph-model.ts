@@ -9,6 +9,8 @@
 import type { SessionView, TreeNodeView } from "../../../shared/ipc/contract.ts";
 import { growFoldedGraph } from "../../../shared/graph/chains-grown.ts";
 import { growVisibleTree } from "../../../shared/graph/filter-grown.ts";
+import { GrownGraph } from "../../../shared/graph/folded-graph.ts";
+import { growLayout } from "../../../shared/graph/layout-grown.ts";
 import { VisibleTreeState } from "../../../shared/graph/visible-tree.ts";
 import { growthSince } from "../../../shared/ipc/session-nodes-grown.ts";
 import {
@@ -232,16 +234,26 @@ function createFolded() {
  * The layout, keeping the rows of the last layout of this session and filter:
  * appends, searches and chains opening never move a drawn row. A new open (or
  * reload) of the session, or another filter, starts afresh (the leaf's branch
- * first again).
+ * first again). A graph grown from the last one laid out grows its layout
+ * (layout-grown.ts) when it can.
  */
 function createLayout() {
-  let lastRows: { key: string; rows: Layout["rows"] } | null = null;
-  return memoLast((graph: FoldedGraph, direction: LayoutDirection, key: string) => {
-    const previous = lastRows?.key === key ? lastRows : undefined;
-    const drawn = layoutGraph(graph, { ...DEFAULT_LAYOUT, direction }, previous);
-    lastRows = { key, rows: drawn.rows };
+  let last: { graph: FoldedGraph; direction: LayoutDirection; key: string; layout: Layout } | null = null;
+  return (graph: FoldedGraph, direction: LayoutDirection, key: string): Layout => {
+    if (last && last.graph === graph && last.direction === direction && last.key === key) return last.layout;
+    const previous = last?.key === key ? last.layout : undefined;
+    const options = { ...DEFAULT_LAYOUT, direction };
+    const grows =
+      previous !== undefined &&
+      last!.direction === direction &&
+      graph instanceof GrownGraph &&
+      graph.change.from === last!.graph;
+    const drawn =
+      (grows ? growLayout(previous, graph as GrownGraph, options) : null) ??
+      layoutGraph(graph, options, previous);
+    last = { graph, direction, key, layout: drawn };
     return drawn;
-  });
+  };
 }
 
 /** The steps' results gathered into one model, with the match order and where the leaf shows. */
