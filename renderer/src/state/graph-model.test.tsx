@@ -135,6 +135,7 @@ describe("a view followed through appends", () => {
       ];
       let views = states.map(() => first);
       const selectors = states.map(() => createGraphSelectors());
+      const paths: ({ path: { has(id: string): boolean }; ids: string[] } | undefined)[] = [];
       let models = states.map(
         (change, k) =>
           selectors[k]!.model({ ...initialSessionState, ...change, view: first } as SessionState)!,
@@ -148,6 +149,21 @@ describe("a view followed through appends", () => {
           const afresh = createGraphSelectors().model({ ...state, view: fresh } as SessionState)!;
           const at = `seed ${seed}, step ${step} (${what}), ${JSON.stringify(change, (_, value) => (value instanceof Set ? [...value] : value))}`;
           expect(shown(grown), at).toEqual(shown(afresh));
+          const path = selectors[k]!.pathSet({ ...state, view: views[k]! } as SessionState);
+          const pathAfresh = createGraphSelectors().pathSet({ ...state, view: fresh } as SessionState);
+          const onPath = (has: (id: string) => boolean) => fresh.nodes.ids.filter(has);
+          expect(
+            onPath((id) => path.has(id)),
+            at,
+          ).toEqual(onPath((id) => pathAfresh.has(id)));
+          // The path before reads as it did: growing shares its marks.
+          const before = paths[k];
+          if (before)
+            expect(
+              onPath((id) => before.path.has(id)),
+              at,
+            ).toEqual(before.ids);
+          paths[k] = { path, ids: onPath((id) => path.has(id)) };
           const direction = state.direction;
           const laidOut = layoutGraph(afresh.graph, { ...DEFAULT_LAYOUT, direction }, models[k]!.layout);
           expect(grown.layout, at).toEqual(laidOut);

@@ -287,18 +287,53 @@ function createModel(indexed: Indexed) {
   );
 }
 
+/** The marks of a root-to-selection path by entry position: shared by the versions of a view grown by appends. */
+interface PathMarks {
+  view: SessionView;
+  start: number | undefined;
+  onPath: Uint8Array;
+}
+
+/**
+ * The marks of the path to `start` in `view`, from those of the view it grew
+ * from when the new part of the path is only new entries hanging from the
+ * old selection (following the leaf): the old marks are kept and the new
+ * entries marked, in place (earlier versions do not know those entries).
+ */
+function grownPath(last: PathMarks, view: SessionView, start: number, parent: Int32Array, count: number) {
+  if (last.start === undefined || growthSince(view.nodes, last.view.nodes) === null) return null;
+  const oldCount = last.view.nodes.count;
+  const added: number[] = [];
+  let i = start;
+  for (; i >= oldCount; i = parent[i]!) added.push(i);
+  if (i !== last.start) return null;
+  let onPath = last.onPath;
+  if (onPath.length < count) {
+    onPath = new Uint8Array(Math.max(count, onPath.length * 2));
+    onPath.set(last.onPath);
+  }
+  for (const e of added) onPath[e] = 1;
+  return onPath;
+}
+
 /** The root-to-selection path, marked along parent positions. */
 function createPath(indexed: Indexed) {
+  let last: PathMarks | null = null;
   return memoLast((view: SessionView, selectedId: string | null): PathIds => {
     // Along parent positions: a path can be 100k entries long, a set of their ids ~20 ms.
-    const { indexOf, parent } = indexed(view);
-    const onPath = new Uint8Array(indexed(view).count);
+    const { indexOf, parent, count } = indexed(view);
     const start = selectedId === null ? undefined : indexOf.get(selectedId);
-    if (start !== undefined) for (let i = start; i !== -1 && onPath[i] === 0; i = parent[i]!) onPath[i] = 1;
+    let onPath = last && start !== undefined ? grownPath(last, view, start, parent, count) : null;
+    if (onPath === null) {
+      onPath = new Uint8Array(count);
+      if (start !== undefined) for (let i = start; i !== -1 && onPath[i] === 0; i = parent[i]!) onPath[i] = 1;
+    }
+    last = { view, start, onPath };
+    const marks = onPath;
     return {
       has(id) {
         const i = indexOf.get(id);
-        return i !== undefined && onPath[i] === 1;
+        return i !== undefined && i < count && marks[i] === 1;
       },
     };
   });

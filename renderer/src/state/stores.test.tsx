@@ -137,6 +137,21 @@ describe("the controller", () => {
     controller.dispose();
   });
 
+  it("follows a burst of appends by jumping to each new leaf, and animates a move after a pause", async () => {
+    const { client, stores, controller } = setup(["one"]);
+    await controller.start();
+    await controller.openSession("one");
+    const centred = () => stores.session.getState().centreRequest!;
+    const [first] = client.append("one", [user("n0", "next")]);
+    expect(centred()).toMatchObject({ entryId: first, animate: true });
+    const [second] = client.append("one", [assistant("n1", "answer")]);
+    expect(centred()).toMatchObject({ entryId: second, animate: false });
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    const [third] = client.append("one", [user("n2", "again")]);
+    expect(centred()).toMatchObject({ entryId: third, animate: true });
+    controller.dispose();
+  });
+
   it("asks for one context at a time: the selections made meanwhile ask only for the newest", async () => {
     const { client, stores, controller } = setup();
     await controller.start();

@@ -13,6 +13,9 @@ import { initialSessionState, type SessionState } from "../stores.ts";
 import { type ControllerKit, messageOf } from "./kit.ts";
 import type { FollowNeeds } from "./session.ts";
 
+/** Follow moves closer together than this are a burst: the view jumps to each rather than animating. */
+const FOLLOW_ANIMATION_GAP_MS = 400;
+
 /** How long appended entries stay highlighted. */
 export const RECENT_HIGHLIGHT_MS = 4000;
 
@@ -100,6 +103,13 @@ export function createSessionUpdates(kit: ControllerKit, needs: FollowNeeds): Se
 function createAppendQueue(kit: ControllerKit, needs: FollowNeeds) {
   const schedule = kit.options.beforeNextFrame;
   let waiting: ArborEvents["session.appended"][] = [];
+  let lastFollowed = Number.NEGATIVE_INFINITY;
+  // A burst's moves jump: an animation a frame would keep the view (and React Flow's culling) moving throughout.
+  const centre = (entryId: string | null) => {
+    const now = performance.now();
+    needs.navigator.centreOn(entryId, now - lastFollowed > FOLLOW_ANIMATION_GAP_MS);
+    lastFollowed = now;
+  };
   const flush = () => {
     if (waiting.length === 0 || kit.isDisposed()) return;
     const events = waiting;
@@ -108,12 +118,8 @@ function createAppendQueue(kit: ControllerKit, needs: FollowNeeds) {
     let from = 0;
     for (let k = 1; k <= events.length; k++) {
       if (k === events.length || events[k]!.sessionId !== events[from]!.sessionId) {
-        applyAppends(
-          kit,
-          needs,
-          events[from]!.sessionId,
-          events.slice(from, k).map((event) => event.delta),
-        );
+        const deltas = events.slice(from, k).map((event) => event.delta);
+        applyAppends(kit, needs, events[from]!.sessionId, deltas, centre);
         from = k;
       }
     }
@@ -121,7 +127,7 @@ function createAppendQueue(kit: ControllerKit, needs: FollowNeeds) {
   return {
     add(event: ArborEvents["session.appended"]) {
       if (schedule === undefined) {
-        applyAppends(kit, needs, event.sessionId, [event.delta]);
+        applyAppends(kit, needs, event.sessionId, [event.delta], centre);
         return;
       }
       waiting.push(event);
@@ -137,6 +143,7 @@ function applyAppends(
   needs: FollowNeeds,
   sessionId: string,
   deltas: readonly SessionDelta[],
+  centre: (entryId: string | null) => void,
 ) {
   const { session } = kit.stores;
   const state = session.getState();
@@ -181,7 +188,7 @@ function applyAppends(
     kit,
     added.map((node) => node.id),
   );
-  if (follow) needs.navigator.centreOn(session.getState().cursorId);
+  if (follow) centre(session.getState().cursorId);
 }
 
 /** A delta for a newer view than this one arrived: one was missed, so the whole view is fetched. */
