@@ -152,6 +152,36 @@ describe("the controller", () => {
     controller.dispose();
   });
 
+  it("following a burst, asks for the new leaf's context at once, then once at the end of each pause", async () => {
+    const { client, stores, controller } = setup(["one"]);
+    await controller.start();
+    await controller.openSession("one");
+    await settle();
+    const asked = client.calls.length;
+    const contexts = () =>
+      client.calls
+        .slice(asked)
+        .filter((call) => call.name === "session.context")
+        .map((call) => (call.params as { leafId: string }).leafId);
+    const [first] = client.append("one", [user("n0", "next")]);
+    await settle();
+    const [, third] = [
+      ...client.append("one", [assistant("n1", "answer")]),
+      ...client.append("one", [user("n2", "again")]),
+    ];
+    await settle();
+    expect(contexts()).toEqual([first]);
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    await settle();
+    expect(contexts()).toEqual([first, third]);
+    expect(stores.context.getState().view?.leafId).toBe(third);
+    // A selection of the user's own is asked for at once.
+    controller.select("u0");
+    await settle();
+    expect(contexts()).toEqual([first, third, "u0"]);
+    controller.dispose();
+  });
+
   it("asks for one context at a time: the selections made meanwhile ask only for the newest", async () => {
     const { client, stores, controller } = setup();
     await controller.start();

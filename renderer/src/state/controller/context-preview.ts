@@ -10,7 +10,7 @@ import { contextAsJson, contextAsMarkdown } from "../../preview/export.ts";
 import { contextShades, NO_SHADES } from "../context-shades.ts";
 import { initialContextState } from "../stores.ts";
 import type { Controller } from "./api.ts";
-import { type ControllerKit, messageOf } from "./kit.ts";
+import { type ControllerKit, messageOf, type Timer } from "./kit.ts";
 
 export interface ContextPreviewPart {
   readonly actions: Pick<Controller, "setContextMode" | "showWhole" | "copyContext">;
@@ -22,6 +22,11 @@ export function createContextPreview(kit: ControllerKit): ContextPreviewPart {
   const { notify } = kit;
   const { session, context } = kit.stores;
   const { loadContext, loadDetail } = createLoads(kit);
+  const loadBoth = () => {
+    void loadContext();
+    void loadDetail();
+  };
+  const followLoads = throttled(kit, FOLLOW_LOAD_PAUSE_MS, loadBoth);
 
   async function copyContext(format: "json" | "markdown") {
     const current = context.getState().view;
@@ -44,9 +49,16 @@ export function createContextPreview(kit: ControllerKit): ContextPreviewPart {
       }),
       // The context and the inspector follow the selection (and the agent/llm toggle).
       session.subscribe((state, previous) => {
-        if (state.selectedId !== previous.selectedId || state.view?.sessionId !== previous.view?.sessionId) {
-          void loadContext();
-          void loadDetail();
+        const sameSession = state.view?.sessionId === previous.view?.sessionId;
+        if (state.selectedId !== previous.selectedId || !sameSession) {
+          // Following the leaf through a burst, the context is asked for at most once a pause.
+          const followed =
+            sameSession && state.view !== previous.view && state.selectedId === state.view?.leafId;
+          if (followed) followLoads.ask();
+          else {
+            followLoads.cancel();
+            loadBoth();
+          }
         } else if (state.view !== previous.view && state.view && context.getState().status === "error") {
           void loadContext();
         }
@@ -71,6 +83,37 @@ export function createContextPreview(kit: ControllerKit): ContextPreviewPart {
       copyContext,
     },
     subscribe,
+  };
+}
+
+/** Follow moves closer together than this load the context once, at the end of the pause. */
+const FOLLOW_LOAD_PAUSE_MS = 300;
+
+/** Runs `run` at once, then at most once per `pause` ms while asked again (the last ask at the end). */
+function throttled(kit: ControllerKit, pause: number, run: () => void) {
+  let timer: Timer | null = null;
+  let asked = false;
+  const end = () => {
+    timer = null;
+    if (!asked) return;
+    asked = false;
+    run();
+    timer = kit.later(pause, end);
+  };
+  return {
+    ask() {
+      if (timer !== null) {
+        asked = true;
+        return;
+      }
+      run();
+      timer = kit.later(pause, end);
+    },
+    cancel() {
+      if (timer !== null) kit.cancel(timer);
+      timer = null;
+      asked = false;
+    },
   };
 }
 
