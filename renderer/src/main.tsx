@@ -66,6 +66,7 @@ async function main() {
   };
   const controller = createController(connected.client, stores, {
     showInAddress: inBrowser ? showInAddress : undefined,
+    beforeNextFrame,
   });
   connected.onClose((reason) => controller.notify("error", screenErrors.connectionLost(reason)));
   const openDropped = connected.openDroppedFile;
@@ -90,6 +91,18 @@ async function main() {
 }
 
 void main();
+
+/** The page's next animation frame, or within 100 ms when frames pause (a hidden window's). */
+function beforeNextFrame(task: () => void): void {
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    task();
+  };
+  window.requestAnimationFrame(once);
+  window.setTimeout(once, 100);
+}
 
 /** Runs `task` when the page is idle, within a second (Safari has no requestIdleCallback). */
 function whenIdle(task: () => void): void {

@@ -7,6 +7,8 @@
 
 import type { VisibleTree } from "./filter.ts";
 import type { IdLookup } from "./indexed-nodes.ts";
+import { type FoldWalk, WalkedGraph } from "./folded-graph.ts";
+import { VisibleTreeState } from "./visible-tree.ts";
 
 export const MIN_CHAIN_LENGTH = 3;
 
@@ -16,11 +18,11 @@ export type GraphNode =
 
 export interface FoldedGraph {
   /** Graph nodes in the visible order. */
-  nodes: GraphNode[];
-  byId: Map<string, GraphNode>;
+  readonly nodes: GraphNode[];
+  readonly byId: IdLookup<GraphNode>;
   /** Which graph node shows each visible entry (itself, or the chain holding it). */
-  nodeOfEntry: IdLookup<string>;
-  roots: string[];
+  readonly nodeOfEntry: IdLookup<string>;
+  readonly roots: string[];
 }
 
 export interface FoldOptions {
@@ -52,11 +54,14 @@ export function foldChains(tree: VisibleTree, options: FoldOptions): FoldedGraph
   }
   const nodes: GraphNode[] = [];
   const byId = new Map<string, GraphNode>();
-  /** The index in `nodes` of the graph node showing each position. */
+  /** The index in `nodes` of the graph node showing each position, and the start of the run holding it. */
   const graphOf = new Int32Array(count).fill(-1);
+  const runOf = new Int32Array(count).fill(-1);
+  const firstOf: number[] = [];
   const roots: string[] = [];
-  const add = (node: GraphNode) => {
+  const add = (node: GraphNode, first: number) => {
     nodes.push(node);
+    firstOf.push(first);
     byId.set(node.id, node);
     if (node.parent === null) roots.push(node.id);
     else byId.get(node.parent)!.children.push(node.id);
@@ -76,23 +81,34 @@ export function foldChains(tree: VisibleTree, options: FoldOptions): FoldedGraph
         run.push(next);
         last = next;
       }
+      for (const r of run) runOf[r] = p;
       const chain = chainId(order[p]!);
       if (run.length >= minLength && !expanded.has(chain)) {
         const at = nodes.length;
-        add({
-          kind: "chain",
-          id: chain,
-          entryIds: run.map((r) => order[r]!),
-          parent: parentNode,
-          children: [],
-        });
+        add(
+          { kind: "chain", id: chain, entryIds: run.map((r) => order[r]!), parent: parentNode, children: [] },
+          p,
+        );
         for (const r of run) graphOf[r] = at;
         continue;
       }
     }
     graphOf[p] = nodes.length;
-    add({ kind: "entry", id: order[p]!, entryId: order[p]!, parent: parentNode, children: [] });
+    add({ kind: "entry", id: order[p]!, entryId: order[p]!, parent: parentNode, children: [] }, p);
   }
+  if (!(tree instanceof VisibleTreeState)) return plainGraph(tree, nodes, byId, graphOf, roots);
+  const walk: FoldWalk = { nodes, firstOf, graphOf, runOf, roots };
+  return new WalkedGraph(tree, { keep: options.keep, expanded, minLength }, walk, byId);
+}
+
+/** A folded graph of a tree known only by its lookups (a test's): by position, not to be grown. */
+function plainGraph(
+  tree: VisibleTree,
+  nodes: GraphNode[],
+  byId: Map<string, GraphNode>,
+  graphOf: Int32Array,
+  roots: string[],
+): FoldedGraph {
   const nodeOfEntry: IdLookup<string> = {
     get: (entryId) => {
       const p = tree.position.get(entryId);

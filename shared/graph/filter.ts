@@ -8,6 +8,7 @@
 
 import type { KnownEntryType, KnownRole } from "../session/types.ts";
 import { type IdLookup, type IndexedNodes, indexNodes, type NodeFields } from "./indexed-nodes.ts";
+import { slotOf, VisibleTreeState, type VisibleWalk } from "./visible-tree.ts";
 
 export type FilterMode = "default" | "no-tools" | "user-only" | "labeled-only" | "all";
 
@@ -33,7 +34,9 @@ export interface FilterableNode {
 
 export interface VisibleTree {
   /** Visible ids in Pi's `/tree` order. */
-  order: string[];
+  readonly order: string[];
+  /** How many entries are visible (`order.length`, without making `order`). */
+  readonly count: number;
   /** Nearest visible ancestor of each visible node (null at the top); undefined for others. */
   parent: IdLookup<string | null>;
   /** Visible children of each visible node, in order; undefined for others. */
@@ -44,7 +47,7 @@ export interface VisibleTree {
   position: IdLookup<number>;
   roots: string[];
   /** The same by position in `order`, for passes over the whole tree (chain folding). */
-  at: VisiblePositions;
+  readonly at: VisiblePositions;
 }
 
 /** The visible tree by position in `order`: no id lookups. */
@@ -110,7 +113,12 @@ export function passesFilter(node: FilterableNode, mode: FilterMode, leafId: str
 }
 
 /** `passesFilter` for node `i` of an indexed list, read field by field (no object is made for it). */
-function passesFilterAt(fields: NodeFields, i: number, mode: FilterMode, leafId: string | null): boolean {
+export function passesFilterAt(
+  fields: NodeFields,
+  i: number,
+  mode: FilterMode,
+  leafId: string | null,
+): boolean {
   return passes(
     fields.type(i),
     fields.role(i),
@@ -165,9 +173,6 @@ export interface VisibleTreeOptions {
   folded?: ReadonlySet<string>;
 }
 
-/** Every visible leaf's children: one frozen empty list, not one per leaf (100k nodes, 100k arrays). */
-const NO_CHILDREN: readonly string[] = Object.freeze([]);
-
 /**
  * Linear in the number of nodes, over index arrays (`indexNodes`; a map of
  * nodes is indexed first); iterative, so a 100k-deep chain is fine.
@@ -176,17 +181,18 @@ export function visibleTree(
   nodes: IndexedNodes<FilterableNode> | ReadonlyMap<string, FilterableNode>,
   roots: readonly string[],
   options: VisibleTreeOptions,
-): VisibleTree {
+): VisibleTreeState {
   const indexed = "childList" in nodes ? nodes : indexNodes([...nodes.values()]);
   const { count, fields, indexOf, childStart, childList } = indexed;
   const { mode, leafId } = options;
   const folded = options.folded ?? new Set<string>();
   const matches = options.matches ?? null;
   const onActivePath = activePathOf(indexed, leafId);
-  const order: string[] = [];
   const nodeAt: number[] = [];
   const parentAt: number[] = [];
-  const positionOf = new Int32Array(count).fill(-1);
+  const visibleAbove = new Int32Array(count).fill(-1);
+  const foldHidden = new Int32Array(count);
+  let pathCount = 0;
   // A stack of (node, position of the nearest visible ancestor, inside a folded subtree), in three arrays.
   const stackNodes: number[] = [];
   const stackAncestors: number[] = [];
@@ -226,13 +232,15 @@ export function visibleTree(
     const ancestor = stackAncestors.pop()!;
     const hidden = stackHidden.pop()!;
     const id = fields.id(i);
+    if (ancestor !== -1) visibleAbove[i] = nodeAt[ancestor]!;
+    if (hidden) foldHidden[i] = 1;
     const visible =
       !hidden && passesFilterAt(fields, i, mode, leafId) && (matches === null || matches.has(id));
     let nearest = ancestor;
     if (visible) {
-      nearest = order.length;
-      positionOf[i] = nearest;
-      order.push(id);
+      nearest = nodeAt.length;
+      // The active path is walked first: its visible entries are the first positions.
+      if (onActivePath[i] === 1) pathCount++;
       nodeAt.push(i);
       parentAt.push(ancestor);
     }
@@ -244,62 +252,39 @@ export function visibleTree(
       hidden || (checkFolded && folded.has(id)),
     );
   }
-  return visibleTreeOf(indexed, order, Int32Array.from(nodeAt), Int32Array.from(parentAt), positionOf);
+  const walk = walkOf(indexed, Int32Array.from(nodeAt), Int32Array.from(parentAt), pathCount);
+  return new VisibleTreeState(
+    indexed,
+    roots,
+    { mode, leafId, folded, matches },
+    { ...walk, visibleAbove, foldHidden },
+    null,
+  );
 }
 
-/** The visible tree's lookups and children lists, from what the walk found. */
-function visibleTreeOf(
+/** The children lists, roots and slots of what the walk found. */
+function walkOf(
   indexed: IndexedNodes<FilterableNode>,
-  order: string[],
   nodeAt: Int32Array,
   parentAt: Int32Array,
-  positionOf: Int32Array,
-): VisibleTree {
-  const count = order.length;
+  pathCount: number,
+): Omit<VisibleWalk, "visibleAbove" | "foldHidden"> {
+  const count = nodeAt.length;
   const childStart = new Int32Array(count + 1);
   for (let p = 0; p < count; p++) if (parentAt[p]! !== -1) childStart[parentAt[p]! + 1]! += 1;
   for (let p = 0; p < count; p++) childStart[p + 1]! += childStart[p]!;
   const childList = new Int32Array(childStart[count]!);
   const filled = new Int32Array(count);
   const roots: string[] = [];
+  const slot = new Int32Array(indexed.count).fill(-1);
   // Positions are in visiting order, so each list comes out in order.
   for (let p = 0; p < count; p++) {
     const q = parentAt[p]!;
-    if (q === -1) roots.push(order[p]!);
+    if (q === -1) roots.push(indexed.fields.id(nodeAt[p]!));
     else childList[childStart[q]! + filled[q]!++] = p;
+    slot[nodeAt[p]!] = slotOf(p, pathCount, count);
   }
-  const { indexOf, fields } = indexed;
-  const positionOfId = (id: string): number => {
-    const i = indexOf.get(id);
-    return i === undefined ? -1 : positionOf[i]!;
-  };
-  /** A lookup by id of what each visible position holds (undefined for an id that is not visible). */
-  const byPosition = <V>(read: (p: number) => V): IdLookup<V> => ({
-    get: (id) => {
-      const p = positionOfId(id);
-      return p === -1 ? undefined : read(p);
-    },
-    has: (id) => positionOfId(id) !== -1,
-  });
-  return {
-    order,
-    roots,
-    position: byPosition((p) => p),
-    parent: byPosition((p) => (parentAt[p] === -1 ? null : order[parentAt[p]!]!)),
-    children: byPosition((p): readonly string[] => {
-      const from = childStart[p]!;
-      const to = childStart[p + 1]!;
-      if (from === to) return NO_CHILDREN;
-      const ids: string[] = [];
-      for (let k = from; k < to; k++) ids.push(order[childList[k]!]!);
-      return ids;
-    }),
-    childCount: (id) => {
-      const p = positionOfId(id);
-      return p === -1 ? 0 : childStart[p + 1]! - childStart[p]!;
-    },
-    at: { entry: (p) => nodeAt[p]!, fields, parent: parentAt, childStart, childList },
-  };
+  return { pathCount, nodeAt, parentAt, childStart, childList, slot, roots };
 }
 
 /** 1 for each node from the leaf up to its root (by parent positions; a parent cycle ends the walk). */

@@ -123,32 +123,54 @@ function fieldsOfObjects(nodes: readonly TreeShapedNode[]): NodeFields {
   };
 }
 
+/** Position of each id in a list (a duplicate id: its last), and whether no id is there twice. */
+export interface IdIndex {
+  readonly positions: ReadonlyMap<string, number>;
+  readonly unique: boolean;
+}
+
+/** The positions of `count` ids, read by `id(i)`. */
+export function idIndexOf(count: number, id: (i: number) => string): IdIndex {
+  const positions = new Map<string, number>();
+  for (let i = 0; i < count; i++) positions.set(id(i), i);
+  return { positions, unique: positions.size === count };
+}
+
 /** A list whose shape (parent positions) is known and whose nodes are made on demand (see `indexColumns`). */
 export interface NodeColumns<N extends FieldedNode> {
   count: number;
-  ids: readonly string[];
-  /** Position of each node's parent, -1 without one; every parent comes before its children. */
+  /** Position of each node's parent, -1 without one. */
   parent: Int32Array;
+  /** True when every parent is known to come before its children (else `indexColumns` checks). */
+  parentsFirst?: boolean;
   fields: NodeFields;
   node(i: number): N;
+  /** The positions of the ids (built once by the list, and shared with whoever else asks). */
+  idIndex(): IdIndex;
 }
 
 /**
  * Indexes a columnar list whose parents are known by position and whose
  * nodes' `children` are exactly the nodes naming them as parent, in list
- * order (a depth-first list of a whole tree, as the main process sends it),
- * and whose ids are unique: the same result as `indexNodes` of its nodes,
- * without making them. Returns null for any other list (index its nodes).
+ * order (parents before children: a depth-first list of a whole tree, as the
+ * main process sends it, or one grown by appends), and whose ids are unique:
+ * the same result as `indexNodes` of its nodes, without making them, and
+ * without a pass over the list beyond what the list knows already (the
+ * children lists are made when first read). Returns null for any other list
+ * (index its nodes).
  */
 export function indexColumns<N extends FieldedNode>(columns: NodeColumns<N>): IndexedNodes<N> | null {
   const n = columns.count;
-  const { ids, parent } = columns;
-  const indexOf = new Map<string, number>();
-  for (let i = 0; i < n; i++) indexOf.set(ids[i]!, i);
-  if (indexOf.size !== n) return null;
-  for (let i = 0; i < n; i++) if (parent[i]! >= i) return null;
-  const { childStart, childList } = childListsOf(parent);
+  const { parent } = columns;
+  const { positions: indexOf, unique } = columns.idIndex();
+  if (!unique) return null;
+  if (!columns.parentsFirst) for (let i = 0; i < n; i++) if (parent[i]! >= i) return null;
   const node = (i: number) => columns.node(i);
+  let children: { childStart: Int32Array; childList: Int32Array } | null = null;
+  const childLists = () => {
+    children ??= childListsOf(parent);
+    return children;
+  };
   return {
     count: n,
     node,
@@ -162,8 +184,12 @@ export function indexColumns<N extends FieldedNode>(columns: NodeColumns<N>): In
       has: (id) => indexOf.has(id),
     },
     parent,
-    childStart,
-    childList,
+    get childStart() {
+      return childLists().childStart;
+    },
+    get childList() {
+      return childLists().childList;
+    },
   };
 }
 
@@ -178,9 +204,11 @@ export interface NodeList<N extends FieldedNode> {
   node(i: number): N;
   /** Position of each node's parent, -1 without one, when the list knows them; else null. */
   parent: Int32Array | null;
-  /** Whether `parent` alone gives the list's shape (see `indexColumns`). */
+  /** Whether `parent` alone gives the list's shape, parents first (see `indexColumns`). */
   derivedShape: boolean;
-  /** Every node, in order (of columns: makes them all). */
+  /** The positions of the ids, built once. */
+  idIndex(): IdIndex;
+  /** Every node, depth-first (of columns: makes them all). */
   toArray(): readonly N[];
 }
 
@@ -195,10 +223,12 @@ export function indexNodeList<N extends FieldedNode>(list: NodeList<N>): Indexed
       ? null
       : indexColumns({
           count: list.count,
-          ids: list.ids,
           parent,
+          // A list that derives its shape from its parents has them first (session-nodes.ts).
+          parentsFirst: true,
           fields: list.fields,
           node: (i) => list.node(i),
+          idIndex: () => list.idIndex(),
         });
   return fromColumns ?? indexNodes(list.toArray());
 }

@@ -5,6 +5,7 @@
  * its nodes.
  */
 
+import type { IdIndex } from "../graph/indexed-nodes.ts";
 import type { TreeNodeView } from "./contract.ts";
 import { NodeTable } from "./node-table.ts";
 import type { SessionNodeFields, SessionNodes } from "./session-nodes.ts";
@@ -42,6 +43,10 @@ class EncodedNodes implements SessionNodes {
 
   get derivedShape(): boolean {
     return this.table.derivedShape;
+  }
+
+  idIndex(): IdIndex {
+    return this.table.idIndex();
   }
 
   node(i: number): TreeNodeView {

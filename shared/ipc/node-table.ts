@@ -7,7 +7,7 @@
  * all. Every check of the wire form is made when the table is built.
  */
 
-import { childListsOf } from "../graph/indexed-nodes.ts";
+import { childListsOf, type IdIndex, idIndexOf } from "../graph/indexed-nodes.ts";
 import type { TreeNodeView } from "./contract.ts";
 import { IsoTimes } from "./iso-times.ts";
 import type { SessionNodeFields, SessionNodes } from "./session-nodes.ts";
@@ -142,6 +142,8 @@ export class NodeTable implements SessionNodes {
   readonly derivedShape: boolean;
   /** Columns are decoded from the wire, not kept as its text. */
   readonly wireJson = null;
+  /** Parents are sent as offsets back: each comes before its children. */
+  readonly parentsFirst = true;
   private readonly wire: WireNodes;
   private readonly depth: Int32Array;
   private readonly line: Float64Array;
@@ -158,6 +160,7 @@ export class NodeTable implements SessionNodes {
   private readonly childList: Int32Array;
   private readonly made: (TreeNodeView | undefined)[] = [];
   private all: readonly TreeNodeView[] | null = null;
+  private positions: IdIndex | null = null;
   private readonly isoTimes = new IsoTimes();
 
   constructor(sent: WireNodes | string) {
@@ -230,6 +233,11 @@ export class NodeTable implements SessionNodes {
   private toolNames(i: number): readonly string[] {
     const toolSet = this.toolSetOf[i];
     return toolSet === null || toolSet === undefined ? EMPTY : this.wire.toolSets[toolSet]!;
+  }
+
+  idIndex(): IdIndex {
+    this.positions ??= idIndexOf(this.count, (i) => this.ids[i]!);
+    return this.positions;
   }
 
   /** Node `i` as the main process built it, made once. */

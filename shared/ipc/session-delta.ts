@@ -8,6 +8,7 @@
 import type { ListPatch, SessionDelta, SessionView, TreeNodeView } from "./contract.ts";
 import type { Problem } from "../session/problems.ts";
 import { objectNodes } from "./session-nodes.ts";
+import { growSessionNodes } from "./session-nodes-grown.ts";
 
 /** The patch that turns `previous` into `next`: keep their common prefix, add the rest of `next`. */
 export function listPatch<T>(
@@ -75,9 +76,10 @@ export function sameProblem(a: Problem, b: Problem): boolean {
 
 /**
  * The view after `delta`: a new object, its nodes depth-first from the new
- * roots as always, as objects (a list of columns makes its nodes' objects).
- * Nodes the delta does not name are the same objects as before, so whatever
- * was derived from them per node can be reused.
+ * roots as always. A delta that only appends grows the list, copying nothing
+ * (session-nodes-grown.ts); any other has the nodes ordered again, as
+ * objects. Nodes the delta does not name are the same objects as before, so
+ * whatever was derived from them per node can be reused.
  */
 export function applySessionDelta(view: SessionView, delta: SessionDelta): SessionView {
   const roots = applyListPatch(view.roots, delta.roots);
@@ -97,7 +99,10 @@ export function applySessionDelta(view: SessionView, delta: SessionDelta): Sessi
     parentSessionId: delta.parentSessionId,
     leafId: delta.leafId,
     roots,
-    nodes: unchangedTree ? view.nodes : objectNodes(patchNodes(view.nodes.toArray(), roots, delta)),
+    nodes: unchangedTree
+      ? view.nodes
+      : (growSessionNodes(view.nodes, roots, delta) ??
+        objectNodes(patchNodes(view.nodes.toArray(), roots, delta))),
     problems,
     bytes: delta.bytes,
     live: delta.live,

@@ -9,7 +9,7 @@
 
 import { type Edge, type Node, type NodeHandle, Position } from "@xyflow/react";
 import type { TreeNodeView } from "../../../shared/ipc/contract.ts";
-import type { LayoutDirection } from "../../../shared/graph/index.ts";
+import type { GraphNode, LayoutDirection } from "../../../shared/graph/index.ts";
 import { type GraphModel, NODE_HEIGHT, NODE_WIDTH, type PathIds } from "../state/graph-model.ts";
 
 export type EntryFlowNode = Node<{ node: TreeNodeView }, "entry">;
@@ -62,6 +62,31 @@ export function handlesFor(direction: LayoutDirection): NodeHandle[] {
       ];
 }
 
+/**
+ * The flow node last made for each graph node (kept by a graph grown by
+ * appends): made again only when its place, its direction or its entries'
+ * views changed, so React Flow re-adopts only the nodes an append touched.
+ */
+const madeNodes = new WeakMap<GraphNode, { node: FlowNode; direction: LayoutDirection }>();
+
+function sameNode(
+  made: FlowNode,
+  position: { x: number; y: number },
+  model: GraphModel,
+  graphNode: GraphNode,
+) {
+  if (made.position.x !== position.x || made.position.y !== position.y) return false;
+  if (graphNode.kind === "entry") {
+    return made.type === "entry" && made.data.node === model.nodesById.get(graphNode.entryId);
+  }
+  return (
+    made.type === "chain" &&
+    made.data.entryIds === graphNode.entryIds &&
+    made.data.first === model.nodesById.get(graphNode.entryIds[0]!) &&
+    made.data.last === model.nodesById.get(graphNode.entryIds[graphNode.entryIds.length - 1]!)
+  );
+}
+
 export function flowNodes(model: GraphModel, direction: LayoutDirection): FlowNode[] {
   const handles = handlesFor(direction);
   const sourcePosition = direction === "LR" ? Position.Right : Position.Bottom;
@@ -69,6 +94,11 @@ export function flowNodes(model: GraphModel, direction: LayoutDirection): FlowNo
   const nodes: FlowNode[] = [];
   for (const graphNode of model.graph.nodes) {
     const position = model.layout.positions.get(graphNode.id)!;
+    const made = madeNodes.get(graphNode);
+    if (made && made.direction === direction && sameNode(made.node, position, model, graphNode)) {
+      nodes.push(made.node);
+      continue;
+    }
     const common = {
       id: graphNode.id,
       position,
@@ -78,19 +108,20 @@ export function flowNodes(model: GraphModel, direction: LayoutDirection): FlowNo
       sourcePosition,
       targetPosition,
     };
-    if (graphNode.kind === "entry") {
-      nodes.push({ ...common, type: "entry", data: { node: model.nodesById.get(graphNode.entryId)! } });
-    } else {
-      nodes.push({
-        ...common,
-        type: "chain",
-        data: {
-          entryIds: graphNode.entryIds,
-          first: model.nodesById.get(graphNode.entryIds[0]!)!,
-          last: model.nodesById.get(graphNode.entryIds[graphNode.entryIds.length - 1]!)!,
-        },
-      });
-    }
+    const node: FlowNode =
+      graphNode.kind === "entry"
+        ? { ...common, type: "entry", data: { node: model.nodesById.get(graphNode.entryId)! } }
+        : {
+            ...common,
+            type: "chain",
+            data: {
+              entryIds: graphNode.entryIds,
+              first: model.nodesById.get(graphNode.entryIds[0]!)!,
+              last: model.nodesById.get(graphNode.entryIds[graphNode.entryIds.length - 1]!)!,
+            },
+          };
+    madeNodes.set(graphNode, { node, direction });
+    nodes.push(node);
   }
   return nodes;
 }
@@ -103,6 +134,8 @@ interface EdgePair {
 }
 
 const edgePairs = new WeakMap<GraphModel, EdgePair[]>();
+/** Each graph node's pair, kept while its parent is the same (a graph grown by appends keeps most nodes). */
+const madePairs = new WeakMap<GraphNode, EdgePair>();
 
 function edgePairsOf(model: GraphModel): EdgePair[] {
   let pairs = edgePairs.get(model);
@@ -110,6 +143,11 @@ function edgePairsOf(model: GraphModel): EdgePair[] {
   pairs = [];
   for (const graphNode of model.graph.nodes) {
     if (graphNode.parent === null) continue;
+    const made = madePairs.get(graphNode);
+    if (made && made.off.source === graphNode.parent) {
+      pairs.push(made);
+      continue;
+    }
     const off: Edge = {
       id: `${graphNode.parent}->${graphNode.id}`,
       source: graphNode.parent,
@@ -119,11 +157,13 @@ function edgePairsOf(model: GraphModel): EdgePair[] {
       focusable: false,
       selectable: false,
     };
-    pairs.push({
+    const pair = {
       first: graphNode.kind === "entry" ? graphNode.entryId : graphNode.entryIds[0]!,
       off,
       on: { ...off, className: "on-path", zIndex: 1 },
-    });
+    };
+    madePairs.set(graphNode, pair);
+    pairs.push(pair);
   }
   edgePairs.set(model, pairs);
   return pairs;

@@ -8,6 +8,8 @@
 
 import { Panel, useReactFlow, useStoreApi } from "@xyflow/react";
 import { type PointerEvent as ReactPointerEvent, type RefObject, useEffect, useMemo, useRef } from "react";
+import { GrownGraph } from "../../../shared/graph/folded-graph.ts";
+import type { LayoutDirection } from "../../../shared/graph/index.ts";
 import type { Controller } from "../state/controller.ts";
 import type { GraphModel } from "../state/graph-model.ts";
 import { useController, useGraphSelect } from "../state/hooks.tsx";
@@ -89,6 +91,49 @@ function flowView(flowStore: FlowStore): MinimapView {
   };
 }
 
+/** A graph grown by appends is drawn again at most this often: a burst would otherwise redraw it every frame. */
+export const GROWN_SCENE_PAUSE_MS = 250;
+
+/**
+ * The scene the minimap draws: the model's, except that while appends grow
+ * the graph (a grown graph of the same session and direction) the scene
+ * drawn last stays for up to GROWN_SCENE_PAUSE_MS, then `schedule` asks for
+ * the frame that draws the newest.
+ */
+export function createGrowingScenes(schedule: () => void, now: () => number = () => performance.now()) {
+  let last: { scene: OverviewScene; layout: GraphModel["layout"]; sessionId: string; at: number } | null =
+    null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  return {
+    of(model: GraphModel, direction: LayoutDirection): { scene: OverviewScene; held: boolean } {
+      const time = now();
+      const grows =
+        last !== null &&
+        model.graph instanceof GrownGraph &&
+        last.sessionId === model.view.sessionId &&
+        last.scene.direction === direction;
+      if (grows && last!.layout !== model.layout && time - last!.at < GROWN_SCENE_PAUSE_MS) {
+        timer ??= setTimeout(
+          () => {
+            timer = null;
+            schedule();
+          },
+          GROWN_SCENE_PAUSE_MS - (time - last!.at),
+        );
+        return { scene: last!.scene, held: true };
+      }
+      const scene = overviewScene(model, direction);
+      if (last?.scene !== scene)
+        last = { scene, layout: model.layout, sessionId: model.view.sessionId, at: time };
+      return { scene, held: false };
+    },
+    dispose() {
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
+    },
+  };
+}
+
 interface MinimapPainter {
   /** Draws a frame: the nodes layer only when what it was drawn from changed, the viewport layer always. */
   paint(): void;
@@ -113,6 +158,7 @@ function createMinimapPainter(
   });
   let frames = 0;
   let nodeFrames = 0;
+  const scenes = createGrowingScenes(schedule);
   const paintNodes = (scene: OverviewScene, frame: MinimapFrame, highlights: MinimapHighlights) => {
     const from = [
       scene,
@@ -142,11 +188,16 @@ function createMinimapPainter(
       frames += 1;
       canvases.view.dataset.frames = String(frames);
       if (!model) return;
-      const scene = overviewScene(model, state.direction);
-      paintNodes(scene, frame, minimapHighlights(controller, model, state));
+      const { scene, held } = scenes.of(model, state.direction);
+      canvases.nodes.dataset.held = String(held);
+      // While held, the nodes layer stays as drawn (its highlights too): the newest comes at the pause's end.
+      if (!held) paintNodes(scene, frame, minimapHighlights(controller, model, state));
       if (viewContext) drawMinimapViewport(viewContext, scene, frame, flowView(flowStore), theme.palette());
     },
-    dispose: () => theme.dispose(),
+    dispose: () => {
+      theme.dispose();
+      scenes.dispose();
+    },
   };
 }
 

@@ -20,6 +20,11 @@ import { assistant, type HandEntry, sessionText, user } from "../testing/session
 import * as minimap from "./minimap-draw.ts";
 import { overviewPalette } from "./overview-draw.ts";
 import { overviewScene } from "./overview-scene.ts";
+import { createGrowingScenes, GROWN_SCENE_PAUSE_MS } from "./minimap-canvas.tsx";
+import { GrownGraph } from "../../../shared/graph/folded-graph.ts";
+import { applySessionDelta } from "../../../shared/ipc/session-delta.ts";
+import { LiveSession } from "../../../shared/ipc/testing/live-session.ts";
+import { Rng } from "../../../shared/session/testing/generate-session.ts";
 
 const palette = overviewPalette((variable) => `colour(${variable})`);
 const colourOf = (variable: string) => `colour(${variable})`;
@@ -259,5 +264,46 @@ describe("the minimap in the explorer", () => {
     explorer.controller.select("b1");
     await waitFor(() => expect(nodesCanvas!.dataset.frames).toBe("2"));
     explorer.unmount();
+  });
+
+  it("draws a graph growing by appends at most once a pause, then its newest state", () => {
+    vi.useFakeTimers();
+    const live = new LiveSession(new Rng(3), sessionText(entries), false);
+    let view = live.view();
+    const selectors = createGraphSelectors();
+    const modelOf = (v: typeof view) =>
+      selectors.model({ ...initialSessionState, view: v, selectedId: v.leafId })!;
+    let time = 0;
+    let asked = 0;
+    const scenes = createGrowingScenes(
+      () => asked++,
+      () => time,
+    );
+    const first = modelOf(view);
+    expect(scenes.of(first, "LR")).toEqual({ scene: overviewScene(first, "LR"), held: false });
+    const grow = () => {
+      view = applySessionDelta(view, live.step("turn").delta);
+      return modelOf(view);
+    };
+    // Within the pause: the scene drawn last, and a frame asked for at its end.
+    time = 100;
+    const second = grow();
+    expect(second.graph).toBeInstanceOf(GrownGraph);
+    expect(scenes.of(second, "LR")).toEqual({ scene: overviewScene(first, "LR"), held: true });
+    time = 200;
+    const third = grow();
+    expect(scenes.of(third, "LR").held).toBe(true);
+    expect(asked).toBe(0);
+    vi.advanceTimersByTime(GROWN_SCENE_PAUSE_MS);
+    expect(asked).toBe(1);
+    // After it: the newest.
+    time = GROWN_SCENE_PAUSE_MS;
+    expect(scenes.of(third, "LR")).toEqual({ scene: overviewScene(third, "LR"), held: false });
+    // The same layout (a new selection) is never held; another direction neither.
+    time += 10;
+    expect(scenes.of(third, "LR").held).toBe(false);
+    expect(scenes.of(third, "TB").held).toBe(false);
+    scenes.dispose();
+    vi.useRealTimers();
   });
 });

@@ -160,7 +160,7 @@ function OverviewTooltip({ hover }: { hover: OverviewHover }) {
 function overviewLabel(model: GraphModel | null): string {
   if (!model) return "Overview of the session graph";
   const nodes = model.graph.nodes.length.toLocaleString();
-  const entries = model.visible.order.length.toLocaleString();
+  const entries = model.visible.count.toLocaleString();
   return `Overview of the session graph, zoomed out: ${nodes} nodes for ${entries} entries, the selected path highlighted. Zoom in to read the entries.`;
 }
 

@@ -365,7 +365,7 @@ function StatusLine() {
           : "in a folded branch";
       hidden = ` · the leaf ${leaf} (${leafNode.kind}) is hidden ${why}`;
     }
-    return `(${at + 1}/${model.visible.order.length}) ${FILTER_LABELS[state.filterMode]} · ${model.view.nodes.count.toLocaleString()} entries, ${model.graph.nodes.length.toLocaleString()} nodes drawn${hidden}`;
+    return `(${at + 1}/${model.visible.count}) ${FILTER_LABELS[state.filterMode]} · ${model.view.nodes.count.toLocaleString()} entries, ${model.graph.nodes.length.toLocaleString()} nodes drawn${hidden}`;
   });
   return (
     <div className="graph-status" aria-live="polite">

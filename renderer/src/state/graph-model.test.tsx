@@ -12,7 +12,13 @@ import { NodeTable } from "../../../shared/ipc/node-table.ts";
 import { decodeResult, encodeResult } from "../../../shared/ipc/wire.ts";
 import { pathToRoot, readSession } from "../../../shared/session/index.ts";
 import { generateSession } from "../../../shared/session/testing/generate-session.ts";
-import { createGraphSelectors } from "./graph-model.ts";
+import { DEFAULT_LAYOUT, layoutGraph } from "../../../shared/graph/index.ts";
+import { applySessionDelta } from "../../../shared/ipc/session-delta.ts";
+import { GrownGraph } from "../../../shared/graph/folded-graph.ts";
+import { VisibleTreeState } from "../../../shared/graph/visible-tree.ts";
+import { LiveSession } from "../../../shared/ipc/testing/live-session.ts";
+import { Rng } from "../../../shared/session/testing/generate-session.ts";
+import { createGraphSelectors, type GraphModel } from "./graph-model.ts";
 import { initialSessionState, type SessionState } from "./stores.ts";
 
 describe("pathSet", () => {
@@ -92,5 +98,84 @@ describe("a view decoded from the wire (its nodes kept as columns)", () => {
     expect(model.graph.nodes.length).toBeGreaterThan(0);
     expect(model.nodesById.get(index.leafId!)!.id).toBe(index.leafId);
     expect(made).toBeLessThanOrEqual(3);
+  });
+});
+
+describe("a view followed through appends", () => {
+  /** What a model shows, as plain data. */
+  function shown(model: GraphModel) {
+    return {
+      order: model.visible.order,
+      count: model.visible.count,
+      nodes: model.graph.nodes,
+      roots: model.graph.roots,
+      hosts: model.visible.order.map((id) => model.graph.nodeOfEntry.get(id)),
+      matches: [...model.matches].sort(),
+      matchOrder: model.matchOrder,
+      leafHost: model.leafHost,
+    };
+  }
+
+  it("grows the model to what the grown view's model is afresh, its layout keeping the rows before", () => {
+    let grownTrees = 0;
+    let grownGraphs = 0;
+    let followed = 0;
+    for (const seed of [1, 4, 7, 12]) {
+      const rng = new Rng(seed * 13);
+      const live = new LiveSession(rng, generateSession({ seed, entryCount: 120 }).text, seed % 2 === 0);
+      const first = live.view();
+      const ids = first.nodes.ids;
+      const states: Partial<SessionState>[] = [
+        ...FILTER_MODES.map((filterMode) => ({ filterMode })),
+        { searchQuery: "live" },
+        { searchQuery: "answer", searchFilter: true },
+        { folded: new Set([ids[3]!]) },
+        { expandedChains: new Set(ids.map((id) => `chain:${id}`)) },
+        { direction: "TB" as const },
+      ];
+      let views = states.map(() => first);
+      const selectors = states.map(() => createGraphSelectors());
+      const paths: ({ path: { has(id: string): boolean }; ids: string[] } | undefined)[] = [];
+      let models = states.map(
+        (change, k) =>
+          selectors[k]!.model({ ...initialSessionState, ...change, view: first } as SessionState)!,
+      );
+      for (let step = 0; step < 25; step++) {
+        const { delta, fresh, what } = live.step();
+        views = views.map((view) => applySessionDelta(view, delta));
+        models = states.map((change, k) => {
+          const state = { ...initialSessionState, ...change, selectedId: fresh.leafId };
+          const grown = selectors[k]!.model({ ...state, view: views[k]! } as SessionState)!;
+          const afresh = createGraphSelectors().model({ ...state, view: fresh } as SessionState)!;
+          const at = `seed ${seed}, step ${step} (${what}), ${JSON.stringify(change, (_, value) => (value instanceof Set ? [...value] : value))}`;
+          expect(shown(grown), at).toEqual(shown(afresh));
+          const path = selectors[k]!.pathSet({ ...state, view: views[k]! } as SessionState);
+          const pathAfresh = createGraphSelectors().pathSet({ ...state, view: fresh } as SessionState);
+          const onPath = (has: (id: string) => boolean) => fresh.nodes.ids.filter(has);
+          expect(
+            onPath((id) => path.has(id)),
+            at,
+          ).toEqual(onPath((id) => pathAfresh.has(id)));
+          // The path before reads as it did: growing shares its marks.
+          const before = paths[k];
+          if (before)
+            expect(
+              onPath((id) => before.path.has(id)),
+              at,
+            ).toEqual(before.ids);
+          paths[k] = { path, ids: onPath((id) => path.has(id)) };
+          const direction = state.direction;
+          const laidOut = layoutGraph(afresh.graph, { ...DEFAULT_LAYOUT, direction }, models[k]!.layout);
+          expect(grown.layout, at).toEqual(laidOut);
+          followed++;
+          if (grown.visible instanceof VisibleTreeState && grown.visible.change !== null) grownTrees++;
+          if (grown.graph instanceof GrownGraph) grownGraphs++;
+          return grown;
+        });
+      }
+    }
+    // Most steps are a turn at the leaf: grown, not walked or folded again.
+    expect(grownTrees).toBeGreaterThan(followed / 2);
+    expect(grownGraphs).toBeGreaterThan(followed / 2);
   });
 });

@@ -7,8 +7,15 @@
  */
 
 import type { SessionView, TreeNodeView } from "../../../shared/ipc/contract.ts";
+import { growFoldedGraph } from "../../../shared/graph/chains-grown.ts";
+import { growVisibleTree } from "../../../shared/graph/filter-grown.ts";
+import { GrownGraph } from "../../../shared/graph/folded-graph.ts";
+import { growLayout } from "../../../shared/graph/layout-grown.ts";
+import { VisibleTreeState } from "../../../shared/graph/visible-tree.ts";
+import { growthSince } from "../../../shared/ipc/session-nodes-grown.ts";
 import {
   DEFAULT_LAYOUT,
+  type FilterMode,
   type FoldedGraph,
   foldChains,
   type IdLookup,
@@ -141,56 +148,112 @@ function createMatches(indexed: Indexed): Matches {
   );
 }
 
-/** Pi's /tree filter over the view, with folds and (when the search filters) only the matches. */
+/**
+ * Pi's /tree filter over the view, with folds and (when the search filters)
+ * only the matches. A view grown by appends from the one before grows the
+ * tree before (filter-grown.ts): the cost of what was added, not a walk of
+ * the whole session; anything else walks it again.
+ */
 function createVisible(indexed: Indexed) {
-  return memoLast(
-    (
-      view: SessionView,
-      mode: SessionState["filterMode"],
-      folded: ReadonlySet<string>,
-      onlyMatches: ReadonlySet<string> | null,
-    ) =>
-      visibleTree(indexed(view), view.roots, {
-        mode,
-        leafId: view.leafId,
-        folded,
-        matches: onlyMatches,
-      }),
-  );
+  let last: {
+    view: SessionView;
+    mode: FilterMode;
+    folded: ReadonlySet<string>;
+    onlyMatches: ReadonlySet<string> | null;
+    tree: VisibleTree;
+  } | null = null;
+  return (
+    view: SessionView,
+    mode: FilterMode,
+    folded: ReadonlySet<string>,
+    onlyMatches: ReadonlySet<string> | null,
+  ): VisibleTree => {
+    if (
+      last &&
+      last.view === view &&
+      last.mode === mode &&
+      last.folded === folded &&
+      last.onlyMatches === onlyMatches
+    )
+      return last.tree;
+    const options = { mode, leafId: view.leafId, folded, matches: onlyMatches };
+    const growth =
+      last && last.mode === mode && last.folded === folded ? growthSince(view.nodes, last.view.nodes) : null;
+    const tree =
+      (last && growth && growVisibleTree(last.tree, indexed(view), view.roots, options, growth.changed)) ??
+      visibleTree(indexed(view), view.roots, options);
+    last = { view, mode, folded, onlyMatches, tree };
+    return tree;
+  };
 }
 
-/** Chains folded into one node, except entries worth seeing on their own: the leaf, labels, matches, folds. */
+/**
+ * Chains folded into one node, except entries worth seeing on their own: the
+ * leaf, labels, matches, folds. A tree grown from the one folded before
+ * grows its fold (chains-grown.ts) when the search is the same, whose
+ * matches then changed only with the entries the growth checked.
+ */
 function createFolded() {
-  return memoLast(
-    (
-      tree: VisibleTree,
-      view: SessionView,
-      found: ReadonlySet<string>,
-      foldedSet: ReadonlySet<string>,
-      expanded: ReadonlySet<string>,
-    ) => {
-      return foldChains(tree, {
-        keep: (id, label) => id === view.leafId || label !== null || found.has(id) || foldedSet.has(id),
-        expanded,
-      });
-    },
-  );
+  let last: {
+    tree: VisibleTree;
+    search: readonly [string, FullTextMatches | null];
+    folded: ReadonlySet<string>;
+    expanded: ReadonlySet<string>;
+    graph: FoldedGraph;
+  } | null = null;
+  return (
+    tree: VisibleTree,
+    view: SessionView,
+    found: ReadonlySet<string>,
+    search: readonly [string, FullTextMatches | null],
+    foldedSet: ReadonlySet<string>,
+    expanded: ReadonlySet<string>,
+  ): FoldedGraph => {
+    const same =
+      last !== null &&
+      last.search[0] === search[0] &&
+      last.search[1] === search[1] &&
+      last.folded === foldedSet &&
+      last.expanded === expanded;
+    if (same && last!.tree === tree) return last!.graph;
+    const options = {
+      keep: (id: string, label: string | null) =>
+        id === view.leafId || label !== null || found.has(id) || foldedSet.has(id),
+      expanded,
+    };
+    const grows = same && tree instanceof VisibleTreeState && tree.change?.from === last!.tree;
+    const graph =
+      (grows ? growFoldedGraph(last!.graph, tree as VisibleTreeState, options) : null) ??
+      foldChains(tree, options);
+    last = { tree, search, folded: foldedSet, expanded, graph };
+    return graph;
+  };
 }
 
 /**
  * The layout, keeping the rows of the last layout of this session and filter:
  * appends, searches and chains opening never move a drawn row. A new open (or
  * reload) of the session, or another filter, starts afresh (the leaf's branch
- * first again).
+ * first again). A graph grown from the last one laid out grows its layout
+ * (layout-grown.ts) when it can.
  */
 function createLayout() {
-  let lastRows: { key: string; rows: Layout["rows"] } | null = null;
-  return memoLast((graph: FoldedGraph, direction: LayoutDirection, key: string) => {
-    const previous = lastRows?.key === key ? lastRows : undefined;
-    const drawn = layoutGraph(graph, { ...DEFAULT_LAYOUT, direction }, previous);
-    lastRows = { key, rows: drawn.rows };
+  let last: { graph: FoldedGraph; direction: LayoutDirection; key: string; layout: Layout } | null = null;
+  return (graph: FoldedGraph, direction: LayoutDirection, key: string): Layout => {
+    if (last && last.graph === graph && last.direction === direction && last.key === key) return last.layout;
+    const previous = last?.key === key ? last.layout : undefined;
+    const options = { ...DEFAULT_LAYOUT, direction };
+    const grows =
+      previous !== undefined &&
+      last!.direction === direction &&
+      graph instanceof GrownGraph &&
+      graph.change.from === last!.graph;
+    const drawn =
+      (grows ? growLayout(previous, graph as GrownGraph, options) : null) ??
+      layoutGraph(graph, options, previous);
+    last = { graph, direction, key, layout: drawn };
     return drawn;
-  });
+  };
 }
 
 /** The steps' results gathered into one model, with the match order and where the leaf shows. */
@@ -224,21 +287,66 @@ function createModel(indexed: Indexed) {
   );
 }
 
+/** The marks of a root-to-selection path by entry position: shared by the versions of a view grown by appends. */
+interface PathMarks {
+  view: SessionView;
+  start: number | undefined;
+  onPath: Uint8Array;
+}
+
+/**
+ * The marks of the path to `start` in `view`, from those of the view it grew
+ * from when the new part of the path is only new entries hanging from the
+ * old selection (following the leaf): the old marks are kept and the new
+ * entries marked, in place (earlier versions do not know those entries).
+ */
+function grownPath(last: PathMarks, view: SessionView, start: number, parent: Int32Array, count: number) {
+  if (last.start === undefined || growthSince(view.nodes, last.view.nodes) === null) return null;
+  const oldCount = last.view.nodes.count;
+  const added: number[] = [];
+  let i = start;
+  for (; i >= oldCount; i = parent[i]!) added.push(i);
+  if (i !== last.start) return null;
+  let onPath = last.onPath;
+  if (onPath.length < count) {
+    onPath = new Uint8Array(Math.max(count, onPath.length * 2));
+    onPath.set(last.onPath);
+  }
+  for (const e of added) onPath[e] = 1;
+  return onPath;
+}
+
 /** The root-to-selection path, marked along parent positions. */
 function createPath(indexed: Indexed) {
+  let last: PathMarks | null = null;
   return memoLast((view: SessionView, selectedId: string | null): PathIds => {
     // Along parent positions: a path can be 100k entries long, a set of their ids ~20 ms.
-    const { indexOf, parent } = indexed(view);
-    const onPath = new Uint8Array(indexed(view).count);
+    const { indexOf, parent, count } = indexed(view);
     const start = selectedId === null ? undefined : indexOf.get(selectedId);
-    if (start !== undefined) for (let i = start; i !== -1 && onPath[i] === 0; i = parent[i]!) onPath[i] = 1;
+    let onPath = last && start !== undefined ? grownPath(last, view, start, parent, count) : null;
+    if (onPath === null) {
+      onPath = new Uint8Array(count);
+      if (start !== undefined) for (let i = start; i !== -1 && onPath[i] === 0; i = parent[i]!) onPath[i] = 1;
+    }
+    last = { view, start, onPath };
+    const marks = onPath;
     return {
       has(id) {
         const i = indexOf.get(id);
-        return i !== undefined && onPath[i] === 1;
+        return i !== undefined && i < count && marks[i] === 1;
       },
     };
   });
+}
+
+/** The search the matches come from, as one value: the same pair while neither changes. */
+function createSearchOf() {
+  let last: readonly [string, FullTextMatches | null] = ["", null];
+  return (state: SessionState) => {
+    if (last[0] !== state.searchQuery || last[1] !== state.fullText)
+      last = [state.searchQuery, state.fullText];
+    return last;
+  };
 }
 
 export function createGraphSelectors(): GraphSelectors {
@@ -247,6 +355,7 @@ export function createGraphSelectors(): GraphSelectors {
   const matches = createMatches(indexed);
   const visible = createVisible(indexed);
   const folded = createFolded();
+  const searchOf = createSearchOf();
   const layout = createLayout();
   const model = createModel(indexed);
   const path = createPath(indexed);
@@ -257,7 +366,8 @@ export function createGraphSelectors(): GraphSelectors {
       const found = matches(view, state.searchQuery, state.fullText);
       const onlyMatches = state.searchFilter && searchWords(state.searchQuery).length > 0 ? found : null;
       const tree = visible(view, state.filterMode, state.folded, onlyMatches);
-      const graph = folded(tree, view, found, state.folded, state.expandedChains);
+      const search = searchOf(state);
+      const graph = folded(tree, view, found, search, state.folded, state.expandedChains);
       const rowsKey = `${view.sessionId}\n${state.filterMode}\n${state.layoutEpoch}`;
       return model(view, tree, found, graph, layout(graph, state.direction, rowsKey));
     },

@@ -74,7 +74,7 @@ export function nearestVisible(
   tree: VisibleTree,
   id: string | null,
 ): string | null {
-  if (tree.order.length === 0) return null;
+  if (tree.count === 0) return null;
   const seen = new Set<string>();
   for (let current = id; current !== null && !seen.has(current); ) {
     if (position.has(current)) return current;

@@ -102,6 +102,111 @@ describe("the controller", () => {
     controller.dispose();
   });
 
+  it("applies appends that come faster than frames together, before the next frame, as one change", async () => {
+    const client = createFakeClient([{ sessionId: "one", text: sessionText(conversation(3)) }]);
+    const stores = createStores();
+    const frames: (() => void)[] = [];
+    const controller = createController(client, stores, {
+      location,
+      beforeNextFrame: (run) => frames.push(run),
+    });
+    await controller.start();
+    await controller.openSession("one");
+    const shown = stores.session.getState().view!;
+    let changes = 0;
+    const unsubscribe = stores.session.subscribe((state, previous) => {
+      if (state.view !== previous.view) changes++;
+    });
+    const ids = [
+      ...client.append("one", [user("n0", "next")]),
+      ...client.append("one", [assistant("n1", "answer")]),
+      ...client.append("one", [user("n2", "again")]),
+    ];
+    // Nothing yet: one frame asked for, the view as it was.
+    expect(frames).toHaveLength(1);
+    expect(stores.session.getState().view).toBe(shown);
+    frames.shift()!();
+    expect(changes).toBe(1);
+    expect(plainView(stores.session.getState().view)).toEqual(
+      plainView(await client.request("session.current", {})),
+    );
+    // Followed to the last line, every new entry highlighted.
+    expect(stores.session.getState().selectedId).toBe(ids[2]);
+    expect([...stores.live.getState().recent]).toEqual(ids);
+    unsubscribe();
+    controller.dispose();
+  });
+
+  it("follows a burst of appends by jumping to each new leaf, and animates a move after a pause", async () => {
+    const { client, stores, controller } = setup(["one"]);
+    await controller.start();
+    await controller.openSession("one");
+    const centred = () => stores.session.getState().centreRequest!;
+    const [first] = client.append("one", [user("n0", "next")]);
+    expect(centred()).toMatchObject({ entryId: first, animate: true });
+    const [second] = client.append("one", [assistant("n1", "answer")]);
+    expect(centred()).toMatchObject({ entryId: second, animate: false });
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    const [third] = client.append("one", [user("n2", "again")]);
+    expect(centred()).toMatchObject({ entryId: third, animate: true });
+    controller.dispose();
+  });
+
+  it("following a burst, asks for the new leaf's context at once, then once at the end of each pause", async () => {
+    const { client, stores, controller } = setup(["one"]);
+    await controller.start();
+    await controller.openSession("one");
+    await settle();
+    const asked = client.calls.length;
+    const contexts = () =>
+      client.calls
+        .slice(asked)
+        .filter((call) => call.name === "session.context")
+        .map((call) => (call.params as { leafId: string }).leafId);
+    const [first] = client.append("one", [user("n0", "next")]);
+    await settle();
+    const [, third] = [
+      ...client.append("one", [assistant("n1", "answer")]),
+      ...client.append("one", [user("n2", "again")]),
+    ];
+    await settle();
+    expect(contexts()).toEqual([first]);
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    await settle();
+    expect(contexts()).toEqual([first, third]);
+    expect(stores.context.getState().view?.leafId).toBe(third);
+    // A selection of the user's own is asked for at once.
+    controller.select("u0");
+    await settle();
+    expect(contexts()).toEqual([first, third, "u0"]);
+    controller.dispose();
+  });
+
+  it("asks for one context at a time: the selections made meanwhile ask only for the newest", async () => {
+    const { client, stores, controller } = setup();
+    await controller.start();
+    await controller.openSession("one");
+    await settle();
+    const asked = client.calls.length;
+    client.held.add("session.context");
+    controller.select("u0");
+    await settle();
+    controller.select("u1");
+    await settle();
+    controller.select("a0");
+    await settle();
+    expect(client.calls.slice(asked).filter((call) => call.name === "session.context")).toHaveLength(1);
+    expect(stores.context.getState()).toMatchObject({ status: "loading", forId: "a0" });
+    client.held.clear();
+    client.release();
+    await settle();
+    await settle();
+    const contexts = client.calls.slice(asked).filter((call) => call.name === "session.context");
+    expect(contexts.map((call) => (call.params as { leafId: string }).leafId)).toEqual(["u0", "a0"]);
+    expect(stores.context.getState().view?.leafId).toBe("a0");
+    controller.dispose();
+  });
+
   it("follows the selection with the context and drops an answer that arrives after a newer question", async () => {
     const { client, stores, controller } = setup();
     await controller.start();

@@ -21,6 +21,12 @@ export interface ControllerOptions {
    * browser opens them again).
    */
   showInAddress?: ((sessionId: string, leafId: string | null) => void) | undefined;
+  /**
+   * Runs `run` once before the page's next frame: appends that arrive faster
+   * than frames are applied together there, so the graph is computed once a
+   * frame. Absent (tests), each append applies as it arrives.
+   */
+  beforeNextFrame?: ((run: () => void) => void) | undefined;
 }
 
 export interface Controller {

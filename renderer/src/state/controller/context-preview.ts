@@ -10,7 +10,7 @@ import { contextAsJson, contextAsMarkdown } from "../../../../shared/export/cont
 import { contextShades, NO_SHADES } from "../context-shades.ts";
 import { initialContextState } from "../stores.ts";
 import type { Controller } from "./api.ts";
-import { type ControllerKit, messageOf } from "./kit.ts";
+import { type ControllerKit, messageOf, type Timer } from "./kit.ts";
 
 export interface ContextPreviewPart {
   readonly actions: Pick<Controller, "setContextMode" | "showWhole" | "copyContext">;
@@ -22,6 +22,11 @@ export function createContextPreview(kit: ControllerKit): ContextPreviewPart {
   const { notify } = kit;
   const { session, context } = kit.stores;
   const { loadContext, loadDetail } = createLoads(kit);
+  const loadBoth = () => {
+    void loadContext();
+    void loadDetail();
+  };
+  const followLoads = throttled(kit, FOLLOW_LOAD_PAUSE_MS, loadBoth);
 
   async function copyContext(format: "json" | "markdown") {
     const current = context.getState().view;
@@ -44,9 +49,16 @@ export function createContextPreview(kit: ControllerKit): ContextPreviewPart {
       }),
       // The context and the inspector follow the selection (and the agent/llm toggle).
       session.subscribe((state, previous) => {
-        if (state.selectedId !== previous.selectedId || state.view?.sessionId !== previous.view?.sessionId) {
-          void loadContext();
-          void loadDetail();
+        const sameSession = state.view?.sessionId === previous.view?.sessionId;
+        if (state.selectedId !== previous.selectedId || !sameSession) {
+          // Following the leaf through a burst, the context is asked for at most once a pause.
+          const followed =
+            sameSession && state.view !== previous.view && state.selectedId === state.view?.leafId;
+          if (followed) followLoads.ask();
+          else {
+            followLoads.cancel();
+            loadBoth();
+          }
         } else if (state.view !== previous.view && state.view && context.getState().status === "error") {
           void loadContext();
         }
@@ -74,12 +86,68 @@ export function createContextPreview(kit: ControllerKit): ContextPreviewPart {
   };
 }
 
+/** Follow moves closer together than this load the context once, at the end of the pause. */
+const FOLLOW_LOAD_PAUSE_MS = 300;
+
+/** Runs `run` at once, then at most once per `pause` ms while asked again (the last ask at the end). */
+function throttled(kit: ControllerKit, pause: number, run: () => void) {
+  let timer: Timer | null = null;
+  let asked = false;
+  const end = () => {
+    timer = null;
+    if (!asked) return;
+    asked = false;
+    run();
+    timer = kit.later(pause, end);
+  };
+  return {
+    ask() {
+      if (timer !== null) {
+        asked = true;
+        return;
+      }
+      run();
+      timer = kit.later(pause, end);
+    },
+    cancel() {
+      if (timer !== null) kit.cancel(timer);
+      timer = null;
+      asked = false;
+    },
+  };
+}
+
+/**
+ * One request at a time: a question asked while another is out waits for its
+ * answer, and only the newest of those waiting is asked then. Following a
+ * live session moves the selection with every line; the page then asks for
+ * the context as fast as answers come, not once a line.
+ */
+function oneAtATime() {
+  let out: Promise<unknown> | null = null;
+  return {
+    /** Resolves once no request is out (at once when none is). */
+    async idle(): Promise<void> {
+      while (out !== null) await out.catch(() => undefined);
+    },
+    ask<T>(request: Promise<T>): Promise<T> {
+      const asked = request.finally(() => {
+        if (out === asked) out = null;
+      });
+      out = asked;
+      return asked;
+    },
+  };
+}
+
 /** Loads the selection's context and its detail: each keeps its own serial, so only the newest answer is shown. */
 function createLoads(kit: ControllerKit): { loadContext(): Promise<void>; loadDetail(): Promise<void> } {
   const { client } = kit;
   const { session, context } = kit.stores;
   let contextSerial = 0;
   let detailSerial = 0;
+  const contextTurn = oneAtATime();
+  const detailTurn = oneAtATime();
 
   async function loadContext() {
     const { view, selectedId } = session.getState();
@@ -90,11 +158,12 @@ function createLoads(kit: ControllerKit): { loadContext(): Promise<void>; loadDe
       return;
     }
     context.setState({ status: "loading", error: null, forId: selectedId, forMode: mode, shades: NO_SHADES });
+    await contextTurn.idle();
+    if (serial !== contextSerial || kit.isDisposed()) return;
     try {
-      const result: ContextView = await client.request("session.context", {
-        leafId: selectedId,
-        llm: mode === "llm",
-      });
+      const result: ContextView = await contextTurn.ask(
+        client.request("session.context", { leafId: selectedId, llm: mode === "llm" }),
+      );
       if (serial !== contextSerial || kit.isDisposed()) return;
       // Shaded along the view as it is now (an append may have come meanwhile): its index is the graph's.
       const now = session.getState().view;
@@ -114,8 +183,10 @@ function createLoads(kit: ControllerKit): { loadContext(): Promise<void>; loadDe
       return;
     }
     context.setState({ detailStatus: "loading", detailError: null });
+    await detailTurn.idle();
+    if (serial !== detailSerial || kit.isDisposed()) return;
     try {
-      const detail = await client.request("session.entry", { entryId: selectedId });
+      const detail = await detailTurn.ask(client.request("session.entry", { entryId: selectedId }));
       if (serial !== detailSerial || kit.isDisposed()) return;
       context.setState({ detailStatus: "ready", detail });
     } catch (error) {

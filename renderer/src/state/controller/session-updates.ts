@@ -7,12 +7,15 @@
  */
 
 import { screenErrors } from "../../../../shared/error-texts.ts";
-import type { ArborEvents } from "../../../../shared/ipc/contract.ts";
+import type { ArborEvents, SessionDelta, TreeNodeView } from "../../../../shared/ipc/contract.ts";
 import { applySessionDelta } from "../../../../shared/ipc/session-delta.ts";
 import { isKnownEntryType, type KnownEntryType } from "../../../../shared/session/types.ts";
 import { initialSessionState, type SessionState } from "../stores.ts";
 import { type ControllerKit, messageOf } from "./kit.ts";
 import type { FollowNeeds } from "./session.ts";
+
+/** Follow moves closer together than this are a burst: the view jumps to each rather than animating. */
+const FOLLOW_ANIMATION_GAP_MS = 400;
 
 /** How long appended entries stay highlighted. */
 export const RECENT_HIGHLIGHT_MS = 4000;
@@ -51,8 +54,11 @@ export function createSessionUpdates(kit: ControllerKit, needs: FollowNeeds): Se
   const { session, live } = kit.stores;
   /** The session a deletion closed, until another opens: it comes back if its file is written again. */
   let closedByDeletion: string | null = null;
+  const appends = createAppendQueue(kit, needs);
 
   function onReloaded({ sessionId, reason, view }: ArborEvents["session.reloaded"]) {
+    // Appends before it come first (the view it brings is newer: they are then dropped as old).
+    appends.flush();
     const state = session.getState();
     // A file deleted and written again (an editor's save, a copy over it) comes back if nothing else was opened.
     const back = state.view === null && closedByDeletion === sessionId && view !== null;
@@ -88,7 +94,7 @@ export function createSessionUpdates(kit: ControllerKit, needs: FollowNeeds): Se
   return {
     subscribe() {
       kit.own(
-        client.on("session.appended", (event) => applyAppend(kit, needs, event)),
+        client.on("session.appended", (event) => appends.add(event)),
         client.on("session.reloaded", onReloaded),
         client.on("session.closed", onClosed),
       );
@@ -99,31 +105,87 @@ export function createSessionUpdates(kit: ControllerKit, needs: FollowNeeds): Se
   };
 }
 
-function applyAppend(kit: ControllerKit, needs: FollowNeeds, event: ArborEvents["session.appended"]) {
+/**
+ * Appends waiting for the next frame (`beforeNextFrame`): a burst faster
+ * than frames is applied at once, so the graph and the page follow it once
+ * a frame, not once a line. Without a frame to wait for, each applies as it comes.
+ */
+function createAppendQueue(kit: ControllerKit, needs: FollowNeeds) {
+  const schedule = kit.options.beforeNextFrame;
+  let waiting: ArborEvents["session.appended"][] = [];
+  let lastFollowed = Number.NEGATIVE_INFINITY;
+  // A burst's moves jump: an animation a frame would keep the view (and React Flow's culling) moving throughout.
+  const centre = (entryId: string | null) => {
+    const now = performance.now();
+    needs.navigator.centreOn(entryId, now - lastFollowed > FOLLOW_ANIMATION_GAP_MS);
+    lastFollowed = now;
+  };
+  const flush = () => {
+    if (waiting.length === 0 || kit.isDisposed()) return;
+    const events = waiting;
+    waiting = [];
+    // In order, each session's run of appends together (the events of another session are dropped there).
+    let from = 0;
+    for (let k = 1; k <= events.length; k++) {
+      if (k === events.length || events[k]!.sessionId !== events[from]!.sessionId) {
+        const deltas = events.slice(from, k).map((event) => event.delta);
+        applyAppends(kit, needs, events[from]!.sessionId, deltas, centre);
+        from = k;
+      }
+    }
+  };
+  return {
+    add(event: ArborEvents["session.appended"]) {
+      if (schedule === undefined) {
+        applyAppends(kit, needs, event.sessionId, [event.delta], centre);
+        return;
+      }
+      waiting.push(event);
+      if (waiting.length === 1) schedule(flush);
+    },
+    flush,
+  };
+}
+
+/** The deltas of one session, in the order they came, applied to its view in one change of the store. */
+function applyAppends(
+  kit: ControllerKit,
+  needs: FollowNeeds,
+  sessionId: string,
+  deltas: readonly SessionDelta[],
+  centre: (entryId: string | null) => void,
+) {
   const { session } = kit.stores;
-  const { sessionId, delta } = event;
   const state = session.getState();
   const current = state.view;
   // Another session's, or the one an open is waiting for: its answer holds this append already.
   if (current?.sessionId !== sessionId) return;
-  if (delta.baseBytes !== current.bytes) {
-    // A delta of another version of the view: an older one is in it already, a newer one means one was missed.
-    if (delta.bytes > current.bytes) resync(kit, needs, sessionId);
-    return;
+  let view = current;
+  const added: TreeNodeView[] = [];
+  for (const delta of deltas) {
+    if (delta.baseBytes !== view.bytes) {
+      // A delta of another version of the view: an older one is in it already, a newer one means one was missed.
+      if (delta.bytes > view.bytes) {
+        resync(kit, needs, sessionId);
+        break;
+      }
+      continue;
+    }
+    view = applySessionDelta(view, delta);
+    added.push(...delta.added);
   }
-  const view = applySessionDelta(current, delta);
+  if (view === current) return;
   const next: Partial<SessionState> = { view };
   // A label or a name (this window's own, often) moves the file's leaf but not the conversation: the cursor stays.
   // A rebuilt index (a repeated id, say) may move the leaf with nothing new: that is followed too.
   const leafType =
     view.leafId === null
       ? undefined
-      : (delta.added.find((node) => node.id === view.leafId) ?? kit.model()?.nodesById.get(view.leafId))
-          ?.type;
+      : (added.findLast((node) => node.id === view.leafId) ?? kit.model()?.nodesById.get(view.leafId))?.type;
   const follow =
     state.follow &&
     view.leafId !== null &&
-    (delta.added.some((node) => isFollowed(node.type)) ||
+    (added.some((node) => isFollowed(node.type)) ||
       (view.leafId !== current.leafId && leafType !== undefined && isFollowed(leafType)));
   if (follow) {
     next.selectedId = view.leafId;
@@ -134,9 +196,9 @@ function applyAppend(kit: ControllerKit, needs: FollowNeeds, event: ArborEvents[
   needs.navigator.settleCursor();
   markRecent(
     kit,
-    delta.added.map((node) => node.id),
+    added.map((node) => node.id),
   );
-  if (follow) needs.navigator.centreOn(session.getState().cursorId);
+  if (follow) centre(session.getState().cursorId);
 }
 
 /** A delta for a newer view than this one arrived: one was missed, so the whole view is fetched. */
