@@ -161,6 +161,7 @@ function grownFields(base: SessionNodeFields, over: PersistentList<TreeNodeView>
     stopReason: read("stopReason", (node) => node.stopReason),
     preview: read("preview", (node) => node.preview),
     toolNames: read("toolNames", (node) => node.toolNames),
+    archived: read("archived", (node) => node.archived),
   } satisfies NodeFields & SessionNodeFields;
 }
 
