@@ -163,6 +163,11 @@ export interface VisibleTreeOptions {
   matches?: ReadonlySet<string> | null;
   /** Folded nodes: their descendants are hidden. */
   folded?: ReadonlySet<string>;
+  /**
+   * Hides node `i` (by position in the indexed list) and everything below it,
+   * whatever the mode: archived branches (`SessionNodeFields.archived`).
+   */
+  hiddenBranch?: ((i: number) => boolean) | null;
 }
 
 /** Every visible leaf's children: one frozen empty list, not one per leaf (100k nodes, 100k arrays). */
@@ -182,6 +187,7 @@ export function visibleTree(
   const { mode, leafId } = options;
   const folded = options.folded ?? new Set<string>();
   const matches = options.matches ?? null;
+  const hiddenBranch = options.hiddenBranch ?? null;
   const onActivePath = activePathOf(indexed, leafId);
   const order: string[] = [];
   const nodeAt: number[] = [];
@@ -224,7 +230,7 @@ export function visibleTree(
   while (stackNodes.length > 0) {
     const i = stackNodes.pop()!;
     const ancestor = stackAncestors.pop()!;
-    const hidden = stackHidden.pop()!;
+    const hidden = stackHidden.pop()! || (hiddenBranch !== null && hiddenBranch(i));
     const id = fields.id(i);
     const visible =
       !hidden && passesFilterAt(fields, i, mode, leafId) && (matches === null || matches.has(id));

@@ -141,7 +141,10 @@ function createMatches(indexed: Indexed): Matches {
   );
 }
 
-/** Pi's /tree filter over the view, with folds and (when the search filters) only the matches. */
+/**
+ * Pi's /tree filter over the view, with folds, (when the search filters) only the matches, and
+ * archived branches hidden unless they are shown: read from the nodes' columns in the same pass.
+ */
 function createVisible(indexed: Indexed) {
   return memoLast(
     (
@@ -149,12 +152,15 @@ function createVisible(indexed: Indexed) {
       mode: SessionState["filterMode"],
       folded: ReadonlySet<string>,
       onlyMatches: ReadonlySet<string> | null,
+      showArchived: boolean,
     ) =>
       visibleTree(indexed(view), view.roots, {
         mode,
         leafId: view.leafId,
         folded,
         matches: onlyMatches,
+        // The indexed list holds the view's nodes in their order: position i is node i of both.
+        hiddenBranch: showArchived ? null : view.nodes.fields.archived,
       }),
   );
 }
@@ -256,9 +262,9 @@ export function createGraphSelectors(): GraphSelectors {
       if (!view) return null;
       const found = matches(view, state.searchQuery, state.fullText);
       const onlyMatches = state.searchFilter && searchWords(state.searchQuery).length > 0 ? found : null;
-      const tree = visible(view, state.filterMode, state.folded, onlyMatches);
+      const tree = visible(view, state.filterMode, state.folded, onlyMatches, state.showArchived);
       const graph = folded(tree, view, found, state.folded, state.expandedChains);
-      const rowsKey = `${view.sessionId}\n${state.filterMode}\n${state.layoutEpoch}`;
+      const rowsKey = `${view.sessionId}\n${state.filterMode}\n${state.showArchived}\n${state.layoutEpoch}`;
       return model(view, tree, found, graph, layout(graph, state.direction, rowsKey));
     },
     indexed,

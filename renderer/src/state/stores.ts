@@ -81,6 +81,8 @@ export interface SessionState {
   searching: boolean;
   /** Show only matching entries (Pi's /tree search) instead of highlighting them. */
   searchFilter: boolean;
+  /** Show archived branches (dimmed) instead of hiding them. */
+  showArchived: boolean;
   /** The entry that keeps its place on screen when the layout next changes (a chain just expanded); else the cursor does. */
   anchorId: string | null;
   /** Counts the views shown whole (an open, a reload): each is laid out afresh, then keeps its rows. */
@@ -122,6 +124,7 @@ export const initialSessionState: SessionState = {
   fullText: null,
   searching: false,
   searchFilter: false,
+  showArchived: false,
   anchorId: null,
   layoutEpoch: 0,
   overviewAhead: false,

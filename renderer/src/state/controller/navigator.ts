@@ -155,7 +155,12 @@ function createGraphRequests(kit: ControllerKit): Navigator {
     if (unfolded) session.setState({ folded });
     let current = model()!;
     if (!current.position.has(entryId)) {
-      session.setState({ filterMode: "all", searchFilter: false });
+      const archived = byId.get(entryId)?.archived === true;
+      session.setState({
+        filterMode: "all",
+        searchFilter: false,
+        ...(archived ? { showArchived: true } : {}),
+      });
       current = model()!;
     }
     const chain = current.graph.nodeOfEntry.get(entryId);
