@@ -15,6 +15,7 @@ import type {
   ThemePreference,
 } from "../../../shared/ipc/contract.ts";
 import type { FilterMode, LayoutDirection } from "../../../shared/graph/index.ts";
+import { initialManageState, type ManageState } from "./manage-state.ts";
 
 export type LoadStatus = "idle" | "loading" | "ready" | "error";
 
@@ -212,6 +213,8 @@ export interface Stores {
   context: StoreApi<ContextState>;
   live: StoreApi<LiveState>;
   appearance: StoreApi<AppearanceState>;
+  /** Context menus, dialogs and the undo toast of managing sessions (manage-state.ts). */
+  manage: StoreApi<ManageState>;
 }
 
 export function createStores(): Stores {
@@ -221,5 +224,6 @@ export function createStores(): Stores {
     context: createStore<ContextState>()(() => ({ ...initialContextState })),
     live: createStore<LiveState>()(() => ({ ...initialLiveState })),
     appearance: createStore<AppearanceState>()(() => ({ ...initialAppearanceState })),
+    manage: createStore<ManageState>()(() => ({ ...initialManageState })),
   };
 }

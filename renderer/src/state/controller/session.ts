@@ -18,6 +18,12 @@ import { createSessionUpdates } from "./session-updates.ts";
 
 export interface SessionPart {
   readonly actions: Pick<Controller, "openSession">;
+  /**
+   * Shows the session a request switched to (a fork, a clone, a new session):
+   * its `session.switched` is left to the answer, which brings the view. Null
+   * when a newer open or switch came meanwhile; the request's error is thrown.
+   */
+  switchBy<T extends SessionView>(request: () => Promise<T>): Promise<T | null>;
   /** Shows the deep link's session, else the one the main process holds already, if any. */
   showFirst(): Promise<void>;
   /** Follows the main process's session events, and names what is shown in the address. */
@@ -102,8 +108,23 @@ export function createSession(kit: ControllerKit, needs: SessionNeeds): SessionP
     }
   }
 
+  async function switchBy<T extends SessionView>(request: () => Promise<T>): Promise<T | null> {
+    const serial = ++openSerial;
+    const pending = { sessionId: "", leafId: null };
+    pendingOpen = pending;
+    const view = await request().finally(() => {
+      if (pendingOpen === pending) pendingOpen = null;
+    });
+    if (serial !== openSerial || kit.isDisposed()) return null;
+    updates.forgetDeleted();
+    showView(view, null);
+    needs.rows.markOpen(view.sessionId);
+    return view;
+  }
+
   return {
     actions: { openSession },
+    switchBy,
     async showFirst() {
       const link = parseDeepLink(kit.options.location?.search ?? window.location.search);
       if (link) return openSession(link.sessionId, link.leafId);
