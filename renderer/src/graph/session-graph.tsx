@@ -134,6 +134,7 @@ function GraphToolbar() {
     return `${at < 0 ? "–" : at + 1}/${model.matchOrder.length}${more}`;
   });
   const expanded = useSession((s) => s.expandedChains.size > 0);
+  const showArchived = useSession((s) => s.showArchived);
   return (
     <div className="graph-toolbar" role="toolbar" aria-label="Graph">
       <label>
@@ -169,6 +170,14 @@ function GraphToolbar() {
           onChange={(event) => controller.setSearchFilter(event.target.checked)}
         />
         only matches
+      </label>
+      <label className="checkbox" title="Shift+A: archived branches, dimmed">
+        <input
+          type="checkbox"
+          checked={showArchived}
+          onChange={(event) => controller.setShowArchived(event.target.checked)}
+        />
+        show archived
       </label>
       <span className="spacer" />
       <button

@@ -56,6 +56,7 @@ export function createController(
     stores,
     selectors,
     model: kit.model,
+    transport: options.transport ?? "serve",
     manage: manage.actions,
     async start() {
       // Each part follows its own events (one store's listeners run in the order they subscribed).

@@ -31,6 +31,8 @@ export interface ControllerOptions {
 export interface Controller {
   readonly stores: Stores;
   readonly selectors: GraphSelectors;
+  /** How the window reaches the main process (ControllerOptions.transport; "serve" when not said). */
+  readonly transport: "electron" | "serve";
   /** Managing sessions: context menus, dialogs, writes, new files, trash, export, import (issue 19). */
   readonly manage: ManageActions;
   start(): Promise<void>;

@@ -45,6 +45,8 @@ export interface ManageActions {
   copyText(text: string, what: string): Promise<void>;
   fork(entryId: string, position: "at" | "before"): Promise<void>;
   clone(leafId: string | null): Promise<void>;
+  /** Clones a library session's current branch (opening it first when it is another one). */
+  cloneSession(sessionId: string): Promise<void>;
   /** A new session in the project (the open session's by default). */
   newSession(projectId?: string): Promise<void>;
   /** Asks for a new name for the session (opening it first when it is another one). */
@@ -132,6 +134,10 @@ export function createSessionManage(kit: ControllerKit, needs: ManageNeeds): Man
     },
     fork: files.fork,
     clone: files.clone,
+    async cloneSession(sessionId) {
+      if (manage.view()?.sessionId !== sessionId) await needs.openSession(sessionId);
+      if (manage.view()?.sessionId === sessionId) await files.clone(null);
+    },
     newSession: (projectId) => withProject(projectId, files.newSession),
     ...dialogs.session(writes),
     restore: files.restore,
