@@ -171,13 +171,14 @@ function GraphToolbar() {
         />
         only matches
       </label>
-      <label className="checkbox" title="Shift+A: archived branches, dimmed">
+      <label className="checkbox" title="Show archived branches, dimmed (Shift+A)">
         <input
           type="checkbox"
+          aria-label="Show archived"
           checked={showArchived}
           onChange={(event) => controller.setShowArchived(event.target.checked)}
         />
-        show archived
+        archived
       </label>
       <span className="spacer" />
       <button

@@ -37,14 +37,7 @@ function keepTabInside(dialog: HTMLElement, event: { shiftKey: boolean; preventD
   }
 }
 
-export function Dialog({
-  title,
-  children,
-  buttons,
-  onCancel,
-  onSubmit,
-  className,
-}: DialogProps) {
+export function Dialog({ title, children, buttons, onCancel, onSubmit, className }: DialogProps) {
   const titleId = useId();
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
