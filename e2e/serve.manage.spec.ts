@@ -19,7 +19,7 @@ import {
   rmSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import {
   expandAllChains,
@@ -71,6 +71,14 @@ async function appendedLines(file: string, before: Buffer, count: number): Promi
     .map((line) => JSON.parse(line) as Entry) as [Entry, ...Entry[]];
 }
 
+/** A screenshot in the system's light colours and one in its dark ones (the theme follows the system). */
+async function shot(page: Page, name: string): Promise<void> {
+  await screenshot(page, name);
+  await page.emulateMedia({ colorScheme: "dark" });
+  await screenshot(page, `${name}-dark`);
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
 const menu = (page: Page) => page.getByRole("menu");
 const menuItem = (page: Page, name: string | RegExp) => menu(page).getByRole("menuitem", { name });
 const dialog = (page: Page) => page.getByRole("dialog");
@@ -88,8 +96,10 @@ async function expectToast(page: Page, text: string | RegExp): Promise<Locator> 
 /** Opens the login session (whose leaf the tests before may have moved). */
 async function openLogin(page: Page): Promise<void> {
   await openApp(page, serve.url);
-  await sessionRow(page, LOGIN).first().click();
-  await expect(sessionRow(page, LOGIN).first()).toHaveAttribute("aria-current", "true");
+  // By its file: forks and clones of it carry its name too.
+  const row = library(page).locator(`.session-row[title$="${basename(demo.login.file)}"]`);
+  await row.click();
+  await expect(row).toHaveAttribute("aria-current", "true");
   await expect(graphPanel(page)).toBeFocused();
   await expect(page.locator('[aria-label="Context preview"]')).toHaveAttribute("aria-busy", "false");
   // Every entry its own node (long runs are folded into chains).
@@ -122,7 +132,7 @@ test("the graph's context menu labels an entry; the toast's Undo clears it again
   await node(page, leaf).click({ button: "right" });
   await expect(menu(page)).toBeVisible();
   await expect(menuItem(page, "Label…")).toBeFocused();
-  await screenshot(page, "manage-entry-menu");
+  await shot(page, "manage-entry-menu");
   await menuItem(page, "Label…").click();
   await page.getByRole("textbox", { name: "Label" }).fill("checked by e2e");
   await page.getByRole("button", { name: "Save label" }).click();
@@ -165,7 +175,7 @@ test("by keyboard: Shift+F10 opens the cursor's menu, a letter picks Archive; Sh
   await page.keyboard.press("Shift+A");
   await expect(page.getByRole("checkbox", { name: "Show archived" })).toBeChecked();
   await expect(node(page, leaf).locator(".entry-node")).toHaveClass(/\barchived\b/);
-  await screenshot(page, "manage-archived-shown");
+  await shot(page, "manage-archived-shown");
   await page.keyboard.press("Shift+A");
   await expect(node(page, leaf)).toHaveCount(0);
 
@@ -188,9 +198,10 @@ test("the Entry tab continues from an older entry and then offers Open in Pi (th
   const target = await lastDrawn(page, "assistant");
   await node(page, target).click();
   await page.getByRole("tab", { name: "Entry" }).click();
+  await shot(page, "manage-entry-tab");
   await page.getByTestId("entry-actions").getByRole("button", { name: "Continue here…" }).click();
   await expect(dialog(page)).toContainText(`Continue in Pi from ${target}`);
-  await screenshot(page, "manage-continue-dialog");
+  await shot(page, "manage-continue-dialog");
   await dialog(page).getByRole("button", { name: "Continue" }).click();
   await expect(dialog(page)).toContainText("Pi will continue from here");
   const [marker] = await appendedLines(file, before, 1);
@@ -201,7 +212,7 @@ test("the Entry tab continues from an older entry and then offers Open in Pi (th
   await expect(dialog(page).getByRole("textbox", { name: "Command" })).toHaveValue(
     new RegExp(file.split("/").pop()!.replace(/[.]/g, "\\.")),
   );
-  await screenshot(page, "manage-open-in-pi");
+  await shot(page, "manage-open-in-pi");
   await page.keyboard.press("Escape");
   await expect(dialog(page)).toHaveCount(0);
 });
@@ -215,6 +226,7 @@ test("a note, and a context edit that shows the context before and after (Pi 1.x
   let before = readFileSync(file);
   await page.getByTestId("entry-actions").getByRole("button", { name: "Note…" }).click();
   await dialog(page).getByRole("textbox", { name: "Note" }).fill("Remember: the flaky test is timing.");
+  await shot(page, "manage-note-dialog");
   await dialog(page).getByRole("button", { name: "Add" }).click();
   await expectToast(page, /Note added/);
   const [note] = await appendedLines(file, before, 1);
@@ -232,7 +244,7 @@ test("a note, and a context edit that shows the context before and after (Pi 1.x
   await replacement.fill("A shorter prompt, as the model should read it.");
   await expect(dialog(page).getByTestId("context-effect")).toContainText("A shorter prompt");
   await expect(dialog(page).getByTestId("context-effect")).toContainText(/Before\d+ messages/);
-  await screenshot(page, "manage-context-edit");
+  await shot(page, "manage-context-edit");
   await dialog(page).getByRole("button", { name: "Save edit" }).click();
   await expectToast(page, "Context edited (Pi 1.x).");
   const [edit] = await appendedLines(file, before, 1);
@@ -250,7 +262,7 @@ test("Fork before a prompt opens the new file with the prompt's text to copy; Cl
   await menuItem(page, "Fork before this prompt").click();
   await expect(dialog(page)).toContainText("Forked before the prompt");
   await expect(dialog(page).getByRole("textbox", { name: "Prompt text" })).not.toHaveValue("");
-  await screenshot(page, "manage-fork-before");
+  await shot(page, "manage-fork-before");
   await page.keyboard.press("Escape");
   await expect.poll(() => sessionFiles(folder).length).toBe(files.length + 1);
   const forked = sessionFiles(folder).find((name) => !files.includes(name))!;
@@ -279,14 +291,14 @@ test("the library row by keyboard: Shift+F10, Rename… appends the name; export
   await sessionRow(page, RELEASE).focus();
   await page.keyboard.press("Shift+F10");
   await expect(menu(page)).toBeVisible();
-  await screenshot(page, "manage-library-menu");
+  await shot(page, "manage-library-menu");
   await page.keyboard.press("r");
   await expect(menuItem(page, "Rename…")).toBeFocused();
   await page.keyboard.press("Enter");
   const name = dialog(page).getByRole("textbox", { name: "Session name" });
   await expect(name).toHaveValue(RELEASE);
   await name.fill("Release 2.4.0 (shipped)");
-  await screenshot(page, "manage-rename-dialog");
+  await shot(page, "manage-rename-dialog");
   await page.keyboard.press("Enter");
   await expectToast(page, "Renamed “Release 2.4.0 (shipped)”.");
   const [info] = await appendedLines(file, before, 1);
@@ -340,12 +352,12 @@ test("Move to trash… asks first, closes the open session, and the toast's Undo
   await row.click({ button: "right" });
   await menuItem(page, "Move to trash…").click();
   await expect(dialog(page)).toContainText("It is open in this window: it is closed first.");
-  await screenshot(page, "manage-trash-dialog");
+  await shot(page, "manage-trash-dialog");
   await dialog(page).getByRole("button", { name: "Move to trash" }).click();
   await expectToast(page, "Moved to the trash.");
   await expect.poll(() => existsSync(file)).toBe(false);
   await expect(page.getByText("Open a session from the library")).toBeVisible();
-  await screenshot(page, "manage-trash-toast");
+  await shot(page, "manage-trash-toast");
   await toast(page).getByRole("button", { name: "Undo" }).click();
   await expectToast(page, "Restored from the trash.");
   await expect.poll(() => existsSync(file)).toBe(true);
@@ -368,7 +380,7 @@ test("Import… by the file chooser, and by dropping a file on a project: copies
   await (await chooser).setFiles(source);
   await expect(dialog(page)).toContainText("Imported shared-by-a-colleague.jsonl");
   await expect(dialog(page).getByTestId("import-counts")).toBeVisible();
-  await screenshot(page, "manage-import-report");
+  await shot(page, "manage-import-report");
   await expect.poll(() => sessionFiles(folder).length).toBe(files.length + 1);
   const imported = sessionFiles(folder).find((name) => !files.includes(name))!;
   expect(readFileSync(join(folder, imported)).equals(original)).toBe(true);
@@ -398,14 +410,14 @@ test("Import… by the file chooser, and by dropping a file on a project: copies
     await project.dispatchEvent("dragenter", { dataTransfer: transfer });
     await project.dispatchEvent("dragover", { dataTransfer: transfer });
     await expect(page.locator(".drop-hint")).toContainText("into this project");
-    await screenshot(page, "manage-drop-hint");
+    await shot(page, "manage-drop-hint");
     await project.dispatchEvent("drop", { dataTransfer: transfer });
   };
   // A file with unreadable lines: the check's errors refuse it, said in one sentence; nothing is copied.
   await drop(readFileSync(demo.damaged.file, "utf8"), "damaged.jsonl");
   await expect(dialog(page)).toContainText("damaged.jsonl was not imported");
   await expect(dialog(page)).toContainText("Nothing was imported.");
-  await screenshot(page, "manage-import-refused");
+  await shot(page, "manage-import-refused");
   await dialog(page).getByRole("button", { name: "OK" }).click();
   expect(sessionFiles(releaseFolder)).toEqual(files);
 
@@ -439,7 +451,7 @@ test("a file a Pi is writing: the window asks before writing, writes nothing on 
   await page.getByRole("button", { name: "Save label" }).click();
   await expect(dialog(page)).toContainText("Pi is writing this session");
   await expect(dialog(page)).toContainText("will not see Arbor's entries until it reopens the file");
-  await screenshot(page, "manage-live-confirm");
+  await shot(page, "manage-live-confirm");
   await dialog(page).getByRole("button", { name: "Cancel" }).click();
   await expect(dialog(page)).toHaveCount(0);
   expect(readFileSync(file).equals(before)).toBe(true);
