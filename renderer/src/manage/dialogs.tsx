@@ -218,7 +218,7 @@ function LiveDialog({ dialog }: { dialog: Of<"live"> }) {
   const controller = useController();
   return (
     <Dialog
-      title="Pi is writing this session"
+      title="Write into a session Pi is writing?"
       onCancel={useClose()}
       onSubmit={() => controller.manage.answerLive(true)}
       buttons={<Buttons submit="Write anyway" danger />}

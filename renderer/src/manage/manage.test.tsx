@@ -87,7 +87,7 @@ describe("the entry menu and its writes", () => {
     const explorer = await openConversation();
     explorer.client.live.add("c");
     const writing = explorer.controller.manage.setLabel("a1", "busy");
-    const dialog = await screen.findByRole("dialog", { name: "Pi is writing this session" });
+    const dialog = await screen.findByRole("dialog", { name: "Write into a session Pi is writing?" });
     expect(dialog.textContent).toContain(FAKE_LIVE_MESSAGE);
     fireEvent.click(within(dialog).getByRole("button", { name: "Cancel" }));
     await act(() => writing);
@@ -95,7 +95,7 @@ describe("the entry menu and its writes", () => {
     expect(callsOf(explorer, "session.setLabel")).toEqual([{ targetId: "a1", label: "busy" }]);
 
     const resent = explorer.controller.manage.setLabel("a1", "busy");
-    const again = await screen.findByRole("dialog", { name: "Pi is writing this session" });
+    const again = await screen.findByRole("dialog", { name: "Write into a session Pi is writing?" });
     fireEvent.click(within(again).getByRole("button", { name: "Write anyway" }));
     await act(() => resent);
     await waitFor(() => expect(explorer.node("a1")?.textContent).toContain("busy"));
