@@ -230,7 +230,7 @@ export function visibleTree(
   while (stackNodes.length > 0) {
     const i = stackNodes.pop()!;
     const ancestor = stackAncestors.pop()!;
-    const hidden = stackHidden.pop()! || (hiddenBranch !== null && hiddenBranch(i));
+    const hidden = stackHidden.pop()! || hiddenBranch?.(i) === true;
     const id = fields.id(i);
     const visible =
       !hidden && passesFilterAt(fields, i, mode, leafId) && (matches === null || matches.has(id));

@@ -140,6 +140,8 @@ function highlightsOf(controller: Controller, model: GraphModel, state: SessionS
     shades: controller.stores.context.getState().shades,
     matches: model.matches,
     recent: controller.stores.live.getState().recent,
+    // Only while they are shown: hidden, none is drawn.
+    archived: state.showArchived ? (entryId) => model.nodesById.get(entryId)?.archived === true : undefined,
     selected: graphNode(state.selectedId),
     cursor: graphNode(state.cursorId),
     leaf: model.leafHost,
