@@ -189,6 +189,40 @@ test("by keyboard: Shift+F10 opens the cursor's menu, a letter picks Archive; Sh
   await expect(node(page, leaf).locator(".entry-node")).not.toHaveClass(/\barchived\b/);
 });
 
+test("the Entry tab archives a branch; shown dimmed, its menu unarchives it; New session in this project opens one", async ({
+  page,
+}) => {
+  await openLogin(page);
+  const file = demo.login.file;
+  const target = lastMessage();
+  await node(page, target).click();
+  await page.getByRole("tab", { name: "Entry" }).click();
+  let before = readFileSync(file);
+  await page.getByTestId("entry-actions").getByRole("button", { name: "Archive", exact: true }).click();
+  const [marker] = await appendedLines(file, before, 1);
+  expect(marker).toMatchObject({ customType: "arbor.archive", data: { targetId: target, archived: true } });
+  await expect(node(page, target)).toHaveCount(0);
+  await page.getByRole("checkbox", { name: "Show archived" }).check();
+  await expect(node(page, target).locator(".entry-node")).toHaveClass(/\barchived\b/);
+  before = readFileSync(file);
+  await node(page, target).click({ button: "right" });
+  await menuItem(page, "Unarchive branch").click();
+  const [unarchive] = await appendedLines(file, before, 1);
+  expect(unarchive).toMatchObject({ data: { targetId: target, archived: false } });
+  await expect(node(page, target).locator(".entry-node")).not.toHaveClass(/\barchived\b/);
+
+  const opened = library(page).locator('.session-row[aria-current="true"]');
+  await expect(opened).toHaveAttribute("data-session-id", /.+/);
+  const loginId = await opened.getAttribute("data-session-id");
+  await opened.click({ button: "right" });
+  await menuItem(page, "New session in this project").click();
+  await expectToast(page, "New session started.");
+  await expect(page.locator(".session-title")).not.toHaveText(LOGIN);
+  expect(
+    await library(page).locator('.session-row[aria-current="true"]').getAttribute("data-session-id"),
+  ).not.toBe(loginId);
+});
+
 test("the Entry tab continues from an older entry and then offers Open in Pi (the command to copy)", async ({
   page,
 }) => {
