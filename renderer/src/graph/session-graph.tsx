@@ -24,6 +24,7 @@ import {
   passesFilter,
   type Position,
 } from "../../../shared/graph/index.ts";
+import { ArchivedToggle } from "../manage/archived-toggle.tsx";
 import { screenErrors } from "../../../shared/error-texts.ts";
 import { searchKey } from "../../../shared/session/entry-search.ts";
 import type { Problem } from "../../../shared/session/problems.ts";
@@ -134,7 +135,6 @@ function GraphToolbar() {
     return `${at < 0 ? "–" : at + 1}/${model.matchOrder.length}${more}`;
   });
   const expanded = useSession((s) => s.expandedChains.size > 0);
-  const showArchived = useSession((s) => s.showArchived);
   return (
     <div className="graph-toolbar" role="toolbar" aria-label="Graph">
       <label>
@@ -171,15 +171,7 @@ function GraphToolbar() {
         />
         only matches
       </label>
-      <label className="checkbox" title="Show archived branches, dimmed (Shift+A)">
-        <input
-          type="checkbox"
-          aria-label="Show archived"
-          checked={showArchived}
-          onChange={(event) => controller.setShowArchived(event.target.checked)}
-        />
-        archived
-      </label>
+      <ArchivedToggle />
       <span className="spacer" />
       <button
         type="button"

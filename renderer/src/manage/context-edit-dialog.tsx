@@ -21,6 +21,46 @@ function messageText(message: AgentMessage): string {
   return textOf((message as { content?: unknown }).content);
 }
 
+const clip = (text: string) => (text.length > BEFORE_CHARS ? `${text.slice(0, BEFORE_CHARS)}…` : text);
+const messages = (count: number) => `${count} message${count === 1 ? "" : "s"}`;
+
+/** The context's message count and the edited message, as they are and as they would be (null: dropped). */
+function ContextEffect(props: {
+  count: number;
+  at: number;
+  role: string;
+  before: string;
+  after: string | null;
+}) {
+  const { count, at, role, before, after } = props;
+  return (
+    <div className="context-effect" data-testid="context-effect">
+      <div>
+        <h3>Before</h3>
+        <p>
+          {messages(count)}; message {at + 1} ({role}):
+        </p>
+        <blockquote className="effect-text">{clip(before) || "(no text)"}</blockquote>
+      </div>
+      <div>
+        <h3>After</h3>
+        {after === null ? (
+          <p>
+            {messages(count - 1)}; message {at + 1} is left out.
+          </p>
+        ) : (
+          <>
+            <p>
+              {messages(count)}; message {at + 1} reads:
+            </p>
+            <blockquote className="effect-text">{clip(after)}</blockquote>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}
+
 export function ContextEditDialog({ dialog }: { dialog: ContextEdit }) {
   const controller = useController();
   const { context, drop, targetId } = dialog;
@@ -80,36 +120,13 @@ export function ContextEditDialog({ dialog }: { dialog: ContextEdit }) {
               />
             </label>
           )}
-          <div className="context-effect" data-testid="context-effect">
-            <div>
-              <h3>Before</h3>
-              <p>
-                {count} message{count === 1 ? "" : "s"}; message {at + 1} ({message.role}):
-              </p>
-              <blockquote className="effect-text">
-                {original.length > BEFORE_CHARS
-                  ? `${original.slice(0, BEFORE_CHARS)}…`
-                  : original || "(no text)"}
-              </blockquote>
-            </div>
-            <div>
-              <h3>After</h3>
-              {drop ? (
-                <p>
-                  {count - 1} message{count - 1 === 1 ? "" : "s"}; message {at + 1} is left out.
-                </p>
-              ) : (
-                <>
-                  <p>
-                    {count} message{count === 1 ? "" : "s"}; message {at + 1} reads:
-                  </p>
-                  <blockquote className="effect-text">
-                    {value.length > BEFORE_CHARS ? `${value.slice(0, BEFORE_CHARS)}…` : value}
-                  </blockquote>
-                </>
-              )}
-            </div>
-          </div>
+          <ContextEffect
+            count={count}
+            at={at}
+            role={message.role}
+            before={original}
+            after={drop ? null : value}
+          />
         </>
       ) : null}
     </Dialog>

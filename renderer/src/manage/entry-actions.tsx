@@ -15,6 +15,21 @@ function formatTime(iso: string): string {
     : date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 }
 
+/** When the label was set, and the way to remove it. */
+function LabelGroup({ entryId, timestamp }: { entryId: string; timestamp: string }) {
+  const controller = useController();
+  return (
+    <span className="action-group">
+      <span className="entry-label-time muted" data-testid="label-time">
+        labelled {formatTime(timestamp)}
+      </span>
+      <button type="button" onClick={() => void controller.manage.removeLabel(entryId)}>
+        Remove label
+      </button>
+    </span>
+  );
+}
+
 export function EntryActions({ node, detail }: { node: TreeNodeView; detail: EntryDetail | null }) {
   const controller = useController();
   const { manage } = controller;
@@ -24,16 +39,7 @@ export function EntryActions({ node, detail }: { node: TreeNodeView; detail: Ent
   const isUser = node.type === "message" && node.role === "user";
   return (
     <div className="entry-actions" data-testid="entry-actions">
-      {label ? (
-        <span className="action-group">
-          <span className="entry-label-time muted" data-testid="label-time">
-            labelled {formatTime(label.timestamp)}
-          </span>
-          <button type="button" onClick={() => void manage.removeLabel(id)}>
-            Remove label
-          </button>
-        </span>
-      ) : null}
+      {label ? <LabelGroup entryId={id} timestamp={label.timestamp} /> : null}
       <span className="action-group">
         <button
           type="button"

@@ -8,6 +8,7 @@
 
 import {
   type KeyboardEvent as ReactKeyboardEvent,
+  type RefObject,
   useEffect,
   useLayoutEffect,
   useRef,
@@ -62,45 +63,52 @@ export function menuKeyTarget(items: readonly MenuItem[], current: number, key: 
   return null;
 }
 
-export function ContextMenu({ items, at, label, onClose }: ContextMenuProps) {
-  const menu = useRef<HTMLDivElement>(null);
-  const [active, setActive] = useState(() => enabledIndexes(items)[0] ?? -1);
+/** The menu's place: `at`, moved left or up as far as needed to keep it inside the window once measured. */
+function useInsideWindow(menu: RefObject<HTMLDivElement | null>, at: { x: number; y: number }) {
   const [place, setPlace] = useState(at);
-  const close = useRef(onClose);
-  close.current = onClose;
-
-  // Kept inside the window: measured once drawn, then moved left or up as far as needed.
   useLayoutEffect(() => {
     const box = menu.current?.getBoundingClientRect();
     if (!box) return;
     const x = Math.max(EDGE_PX, Math.min(at.x, window.innerWidth - box.width - EDGE_PX));
     const y = Math.max(EDGE_PX, Math.min(at.y, window.innerHeight - box.height - EDGE_PX));
     setPlace({ x, y });
-  }, [at]);
+  }, [at, menu]);
+  return place;
+}
 
+/** Closes on a click outside, a scroll, a resize or the window losing focus; focus goes back when it closes. */
+function useDismiss(menu: RefObject<HTMLDivElement | null>, close: RefObject<() => void>) {
   useEffect(() => {
     const before = document.activeElement;
     const outside = (event: Event) => {
       if (!(event.target instanceof Node) || !menu.current?.contains(event.target)) close.current();
     };
     const blur = () => close.current();
-    window.addEventListener("pointerdown", outside, true);
-    window.addEventListener("scroll", outside, true);
-    window.addEventListener("wheel", outside, true);
-    window.addEventListener("resize", blur);
-    window.addEventListener("blur", blur);
+    const listeners: [string, (event: Event) => void, boolean][] = [
+      ["pointerdown", outside, true],
+      ["scroll", outside, true],
+      ["wheel", outside, true],
+      ["resize", blur, false],
+      ["blur", blur, false],
+    ];
+    for (const [name, listener, capture] of listeners) window.addEventListener(name, listener, capture);
     return () => {
-      window.removeEventListener("pointerdown", outside, true);
-      window.removeEventListener("scroll", outside, true);
-      window.removeEventListener("wheel", outside, true);
-      window.removeEventListener("resize", blur);
-      window.removeEventListener("blur", blur);
+      for (const [name, listener, capture] of listeners) window.removeEventListener(name, listener, capture);
       // Unless an action moved the focus on (a dialog's field), it goes back where it was.
       const now = document.activeElement;
       const lost = now === null || now === document.body || (menu.current?.contains(now) ?? false);
       if (lost && before instanceof HTMLElement && before.isConnected) before.focus({ preventScroll: true });
     };
-  }, []);
+  }, [menu, close]);
+}
+
+export function ContextMenu({ items, at, label, onClose }: ContextMenuProps) {
+  const menu = useRef<HTMLDivElement>(null);
+  const [active, setActive] = useState(() => enabledIndexes(items)[0] ?? -1);
+  const close = useRef(onClose);
+  close.current = onClose;
+  const place = useInsideWindow(menu, at);
+  useDismiss(menu, close);
 
   useEffect(() => {
     menu.current?.querySelector<HTMLElement>(`[data-index="${active}"]`)?.focus({ preventScroll: true });

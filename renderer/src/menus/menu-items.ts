@@ -45,12 +45,13 @@ export interface MenuActions {
 
 const separator = (id: string): MenuItem => ({ kind: "separator", id });
 
-/** The menu of an entry in the graph (right-click, or Shift+F10 on the cursor's entry). */
-export function entryMenuItems(target: EntryMenuTarget, actions: MenuActions): MenuItem[] {
-  const { entryId, node, archiveRoot } = target;
+/** Its label, and where Pi goes on from it: a continue, a fork, a clone. */
+function branchItems(target: EntryMenuTarget, actions: MenuActions): MenuItem[] {
+  const { entryId, node } = target;
   const { manage } = actions;
-  const isMessage = node.type === "message";
-  const items: MenuItem[] = [
+  const item = (id: string, label: string, run: () => void, hint?: string): MenuItem =>
+    hint === undefined ? { kind: "item", id, label, run } : { kind: "item", id, label, run, hint };
+  return [
     {
       kind: "item",
       id: "label",
@@ -58,47 +59,44 @@ export function entryMenuItems(target: EntryMenuTarget, actions: MenuActions): M
       shortcut: "Shift+L",
       run: () => actions.beginLabel(entryId),
     },
-  ];
-  if (node.label !== null)
-    items.push({
-      kind: "item",
-      id: "unlabel",
-      label: "Remove label",
-      run: () => void manage.removeLabel(entryId),
-    });
-  items.push(
-    {
-      kind: "item",
-      id: "continue",
-      label: "Continue in Pi from here…",
-      hint: "Pi resumes from this entry the next time it opens the session",
-      run: () => manage.beginContinue(entryId),
-    },
+    ...(node.label !== null ? [item("unlabel", "Remove label", () => void manage.removeLabel(entryId))] : []),
+    item(
+      "continue",
+      "Continue in Pi from here…",
+      () => manage.beginContinue(entryId),
+      "Pi resumes from this entry the next time it opens the session",
+    ),
     separator("files"),
-    {
-      kind: "item",
-      id: "fork",
-      label: "Fork here",
-      hint: "A new session whose branch ends at this entry",
-      run: () => void manage.fork(entryId, "at"),
-    },
-  );
-  if (isMessage && node.role === "user")
-    items.push({
-      kind: "item",
-      id: "fork-before",
-      label: "Fork before this prompt",
-      hint: "As Pi's /fork: a new session up to this prompt, its text offered to edit",
-      run: () => void manage.fork(entryId, "before"),
-    });
-  items.push(
-    {
-      kind: "item",
-      id: "clone",
-      label: "Clone this branch",
-      hint: "As Pi's /clone: a new session with the branch ending here",
-      run: () => void manage.clone(entryId),
-    },
+    item(
+      "fork",
+      "Fork here",
+      () => void manage.fork(entryId, "at"),
+      "A new session whose branch ends at this entry",
+    ),
+    ...(node.type === "message" && node.role === "user"
+      ? [
+          item(
+            "fork-before",
+            "Fork before this prompt",
+            () => void manage.fork(entryId, "before"),
+            "As Pi's /fork: a new session up to this prompt, its text offered to edit",
+          ),
+        ]
+      : []),
+    item(
+      "clone",
+      "Clone this branch",
+      () => void manage.clone(entryId),
+      "As Pi's /clone: a new session with the branch ending here",
+    ),
+  ];
+}
+
+/** Archiving, and what the model reads: a note, a message edited or dropped (messages only). */
+function contextItems(target: EntryMenuTarget, actions: MenuActions): MenuItem[] {
+  const { entryId, node, archiveRoot } = target;
+  const { manage } = actions;
+  const items: MenuItem[] = [
     archiveRoot !== null
       ? {
           kind: "item",
@@ -122,39 +120,50 @@ export function entryMenuItems(target: EntryMenuTarget, actions: MenuActions): M
       hint: "A message the model reads from here on",
       run: () => manage.beginNote(entryId),
     },
-  );
-  if (isMessage)
-    items.push(
-      {
-        kind: "item",
-        id: "edit-context",
-        label: "Edit in context… (Pi 1.x only)",
-        hint: "Replaces what this message contributes to the context; Pi 0.73 ignores it",
-        run: () => manage.beginContextEdit(entryId, false),
-      },
-      {
-        kind: "item",
-        id: "drop-context",
-        label: "Drop from context… (Pi 1.x only)",
-        hint: "Leaves this message out of the context; Pi 0.73 ignores it",
-        run: () => manage.beginContextEdit(entryId, true),
-      },
-    );
-  items.push(separator("export"));
-  for (const { format, label } of EXPORTS)
-    items.push({
+  ];
+  if (node.type !== "message") return items;
+  items.push(
+    {
       kind: "item",
-      id: `export-${format}`,
-      label,
-      run: () => void manage.exportBranch(format, { leafId: entryId }),
-    });
-  items.push({
-    kind: "item",
-    id: "copy-id",
-    label: "Copy entry id",
-    run: () => void manage.copyText(entryId, "Entry id"),
-  });
+      id: "edit-context",
+      label: "Edit in context… (Pi 1.x only)",
+      hint: "Replaces what this message contributes to the context; Pi 0.73 ignores it",
+      run: () => manage.beginContextEdit(entryId, false),
+    },
+    {
+      kind: "item",
+      id: "drop-context",
+      label: "Drop from context… (Pi 1.x only)",
+      hint: "Leaves this message out of the context; Pi 0.73 ignores it",
+      run: () => manage.beginContextEdit(entryId, true),
+    },
+  );
   return items;
+}
+
+/** The menu of an entry in the graph (right-click, or Shift+F10 on the cursor's entry). */
+export function entryMenuItems(target: EntryMenuTarget, actions: MenuActions): MenuItem[] {
+  const { entryId } = target;
+  const { manage } = actions;
+  return [
+    ...branchItems(target, actions),
+    ...contextItems(target, actions),
+    separator("export"),
+    ...EXPORTS.map(
+      ({ format, label }): MenuItem => ({
+        kind: "item",
+        id: `export-${format}`,
+        label,
+        run: () => void manage.exportBranch(format, { leafId: entryId }),
+      }),
+    ),
+    {
+      kind: "item",
+      id: "copy-id",
+      label: "Copy entry id",
+      run: () => void manage.copyText(entryId, "Entry id"),
+    },
+  ];
 }
 
 /** What the library row menu needs to know of its session. */

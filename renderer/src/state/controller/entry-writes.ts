@@ -92,6 +92,23 @@ export function createEntryWrites(manage: ManageKit): EntryWrites {
           : "Branch unarchived.",
       );
     },
+    ...contextWrites(manage),
+    undo,
+    async undoLast() {
+      const sessionId = manage.view()?.sessionId;
+      const last = [...undoable].reverse().find((item) => item.sessionId === sessionId);
+      if (!last) {
+        kit.notify("info", "Nothing to undo: this window has not changed this session.");
+        return;
+      }
+      await undo(last.entryId);
+    },
+  };
+}
+
+/** Writes into the model's context (a note, a message edited or dropped): Pi reads them, nothing undoes them. */
+function contextWrites(manage: ManageKit): Pick<EntryWrites, "addNote" | "editContext"> {
+  return {
     async addNote(text, at) {
       const params = at === null ? { text } : { text, at };
       const result = await manage.confirmable("session.addNote", params, "The note was not added");
@@ -108,16 +125,6 @@ export function createEntryWrites(manage: ManageKit): EntryWrites {
       if (result)
         manage.toast(text === null ? "Dropped from the context (Pi 1.x)." : "Context edited (Pi 1.x).");
       return result !== null;
-    },
-    undo,
-    async undoLast() {
-      const sessionId = manage.view()?.sessionId;
-      const last = [...undoable].reverse().find((item) => item.sessionId === sessionId);
-      if (!last) {
-        kit.notify("info", "Nothing to undo: this window has not changed this session.");
-        return;
-      }
-      await undo(last.entryId);
     },
   };
 }

@@ -67,7 +67,7 @@ export interface ManageKit {
 
 export function createManageKit(kit: ControllerKit): ManageKit {
   const { client } = kit;
-  const { manage, session, library } = kit.stores;
+  const { manage, session } = kit.stores;
   let toastSerial = 0;
   /** The live-file question waiting for an answer. */
   let liveAnswer: ((confirmed: boolean) => void) | null = null;
@@ -128,13 +128,6 @@ export function createManageKit(kit: ControllerKit): ManageKit {
     }
   }
 
-  function projectOf(sessionId = session.getState().view?.sessionId): string | null {
-    if (sessionId === undefined) return null;
-    for (const project of library.getState().listing?.projects ?? [])
-      for (const item of project.sessions) if (item.sessionId === sessionId) return project.projectId;
-    return null;
-  }
-
   return {
     kit,
     ask,
@@ -148,6 +141,14 @@ export function createManageKit(kit: ControllerKit): ManageKit {
     request,
     answerLive,
     view: () => session.getState().view,
-    projectOf,
+    projectOf: (sessionId) => projectOf(kit, sessionId ?? session.getState().view?.sessionId),
   };
+}
+
+/** The library's project of a session, if the library lists it. */
+function projectOf(kit: ControllerKit, sessionId: string | undefined): string | null {
+  if (sessionId === undefined) return null;
+  for (const project of kit.stores.library.getState().listing?.projects ?? [])
+    for (const item of project.sessions) if (item.sessionId === sessionId) return project.projectId;
+  return null;
 }

@@ -53,23 +53,6 @@ export function createSessionFiles(manage: ManageKit, needs: SwitchNeeds): Sessi
     }
   }
 
-  async function importFile(file: File, projectId: string) {
-    const title = `${file.name} was not imported`;
-    if (file.size > MAX_IMPORT_BYTES) {
-      manage.fail(title, new Error(screenErrors.importTooLarge(file.size, MAX_IMPORT_BYTES)));
-      return;
-    }
-    let content: string;
-    try {
-      content = await file.text();
-    } catch (error) {
-      manage.fail(title, error);
-      return;
-    }
-    const result = await manage.request("session.import", { projectId, content, fileName: file.name }, title);
-    if (result) manage.ask({ kind: "import-report", fileName: file.name, result });
-  }
-
   return {
     async fork(entryId, position) {
       const request = () => client.request("session.fork", { entryId, position });
@@ -124,10 +107,28 @@ export function createSessionFiles(manage: ManageKit, needs: SwitchNeeds): Sessi
       if (result.launched) manage.toast(`Pi is starting in a terminal: ${result.command}`);
       else manage.ask({ kind: "open-in-pi", command: result.command, message: result.message ?? "" });
     },
-    importFile,
+    importFile: (file, projectId) => importByContent(manage, file, projectId),
     async importByDialog(projectId) {
       const result = await manage.request("session.import", { projectId }, "The session was not imported");
       if (result) manage.ask({ kind: "import-report", fileName: result.path, result });
     },
   };
+}
+
+/** Imports a file the user dropped or chose by its content (a browser window never sends a path). */
+async function importByContent(manage: ManageKit, file: File, projectId: string) {
+  const title = `${file.name} was not imported`;
+  if (file.size > MAX_IMPORT_BYTES) {
+    manage.fail(title, new Error(screenErrors.importTooLarge(file.size, MAX_IMPORT_BYTES)));
+    return;
+  }
+  let content: string;
+  try {
+    content = await file.text();
+  } catch (error) {
+    manage.fail(title, error);
+    return;
+  }
+  const result = await manage.request("session.import", { projectId, content, fileName: file.name }, title);
+  if (result) manage.ask({ kind: "import-report", fileName: file.name, result });
 }

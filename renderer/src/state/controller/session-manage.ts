@@ -83,14 +83,6 @@ export function createSessionManage(kit: ControllerKit, needs: ManageNeeds): Man
   const { stores } = kit;
   const dialogs = createDialogFlows(manage, files, needs);
 
-  async function runToastAction() {
-    const toast = stores.manage.getState().toast;
-    if (!toast?.action) return;
-    stores.manage.setState({ toast: null });
-    if (toast.action.kind === "undo") await writes.undo(toast.action.entryId);
-    else await files.restore(toast.action.trashId);
-  }
-
   /** A command for the open session's project, or the reason there is none. */
   function withProject(projectId: string | undefined, run: (projectId: string) => Promise<void>) {
     const project = projectId ?? manage.projectOf();
@@ -111,27 +103,13 @@ export function createSessionManage(kit: ControllerKit, needs: ManageNeeds): Man
   }
 
   const actions: ManageActions = {
-    openEntryMenu: (entryId, at) => stores.manage.setState({ menu: { kind: "entry", entryId, at } }),
-    openSessionMenu: (sessionId, at) => stores.manage.setState({ menu: { kind: "session", sessionId, at } }),
-    closeMenu: () => stores.manage.setState({ menu: null }),
-    closeDialog: manage.closeDialog,
-    answerLive: manage.answerLive,
-    dismissToast: () => stores.manage.setState({ toast: null }),
-    runToastAction,
+    ...layerActions(manage, writes, files),
     setLabel: writes.setLabel,
     removeLabel: writes.removeLabel,
     ...dialogs.entry(writes),
     setArchived: writes.setArchived,
     undo: writes.undo,
     undoLast: writes.undoLast,
-    async copyText(text, what) {
-      try {
-        await kit.writeClipboard(text);
-        manage.toast(`${what} copied.`);
-      } catch (error) {
-        kit.notify("error", screenErrors.notCopied(messageOf(error)));
-      }
-    },
     fork: files.fork,
     clone: files.clone,
     async cloneSession(sessionId) {
@@ -147,33 +125,9 @@ export function createSessionManage(kit: ControllerKit, needs: ManageNeeds): Man
     importFile: (file, projectId) => withProject(projectId, (project) => files.importFile(file, project)),
     runMenuCommand(command) {
       if (typeof command !== "string" || !(MENU_COMMANDS as readonly string[]).includes(command)) return;
-      runCommand(command as MenuCommand);
+      runCommand(manage, actions, command as MenuCommand);
     },
   };
-
-  /** The desktop app's Session menu: the same actions as the window's menus, on the session on view. */
-  function runCommand(command: MenuCommand) {
-    const view = manage.view();
-    if (command === "newSession") return void actions.newSession();
-    if (command === "import") return void actions.chooseImport();
-    if (!view) {
-      manage.fail("Not done", new Error(screenErrors.noSessionOpen));
-      return;
-    }
-    const selected = stores.session.getState().selectedId;
-    switch (command) {
-      case "rename":
-        return void actions.beginRename();
-      case "clone":
-        return void actions.clone(selected);
-      case "export":
-        return actions.beginExport(selected);
-      case "openInPi":
-        return void actions.openInPi();
-      case "trash":
-        return actions.beginTrash();
-    }
-  }
 
   return {
     actions,
@@ -188,6 +142,73 @@ export function createSessionManage(kit: ControllerKit, needs: ManageNeeds): Man
           if (dialog && ENTRY_DIALOGS.has(dialog.kind)) stores.manage.setState({ dialog: null });
         }),
       );
+    },
+  };
+}
+
+/** The desktop app's Session menu: the same actions as the window's menus, on the session on view. */
+function runCommand(manage: ManageKit, actions: ManageActions, command: MenuCommand) {
+  const view = manage.view();
+  if (command === "newSession") return void actions.newSession();
+  if (command === "import") return void actions.chooseImport();
+  if (!view) {
+    manage.fail("Not done", new Error(screenErrors.noSessionOpen));
+    return;
+  }
+  const selected = manage.kit.stores.session.getState().selectedId;
+  switch (command) {
+    case "rename":
+      return void actions.beginRename();
+    case "clone":
+      return void actions.clone(selected);
+    case "export":
+      return actions.beginExport(selected);
+    case "openInPi":
+      return void actions.openInPi();
+    case "trash":
+      return actions.beginTrash();
+  }
+}
+
+/** The menus, the dialog and the toast themselves: opening, closing, answering, the toast's way back. */
+function layerActions(
+  manage: ManageKit,
+  writes: EntryWrites,
+  files: SessionFiles,
+): Pick<
+  ManageActions,
+  | "openEntryMenu"
+  | "openSessionMenu"
+  | "closeMenu"
+  | "closeDialog"
+  | "answerLive"
+  | "dismissToast"
+  | "runToastAction"
+  | "copyText"
+> {
+  const { kit } = manage;
+  const store = kit.stores.manage;
+  return {
+    openEntryMenu: (entryId, at) => store.setState({ menu: { kind: "entry", entryId, at } }),
+    openSessionMenu: (sessionId, at) => store.setState({ menu: { kind: "session", sessionId, at } }),
+    closeMenu: () => store.setState({ menu: null }),
+    closeDialog: manage.closeDialog,
+    answerLive: manage.answerLive,
+    dismissToast: () => store.setState({ toast: null }),
+    async runToastAction() {
+      const toast = store.getState().toast;
+      if (!toast?.action) return;
+      store.setState({ toast: null });
+      if (toast.action.kind === "undo") await writes.undo(toast.action.entryId);
+      else await files.restore(toast.action.trashId);
+    },
+    async copyText(text, what) {
+      try {
+        await kit.writeClipboard(text);
+        manage.toast(`${what} copied.`);
+      } catch (error) {
+        kit.notify("error", screenErrors.notCopied(messageOf(error)));
+      }
     },
   };
 }
