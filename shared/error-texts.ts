@@ -281,7 +281,6 @@ export const screenErrors = {
   contextNotBuilt: (reason: string) => `The context could not be built: ${reason}`,
   entryNotRead: (reason: string) => `The entry could not be read: ${reason}`,
   contextNotCopied: (reason: string) => `The context was not copied: ${reason}`,
-  labelNotSaved: (reason: string) => `The label was not saved: ${reason}`,
   linkNotCopied: (reason: string) => `The link was not copied: ${reason}`,
   themeNotChanged: (reason: string) => `The theme was not changed: ${reason}`,
   noClipboard: "The clipboard is not available here; select the text and copy it by hand.",
