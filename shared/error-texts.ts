@@ -340,8 +340,14 @@ export const screenErrors = {
   contextNotBuilt: (reason: string) => `The context could not be built: ${reason}`,
   entryNotRead: (reason: string) => `The entry could not be read: ${reason}`,
   contextNotCopied: (reason: string) => `The context was not copied: ${reason}`,
-  labelNotSaved: (reason: string) => `The label was not saved: ${reason}`,
   linkNotCopied: (reason: string) => `The link was not copied: ${reason}`,
   themeNotChanged: (reason: string) => `The theme was not changed: ${reason}`,
   noClipboard: "The clipboard is not available here; select the text and copy it by hand.",
+  // Managing sessions (renderer/src/state/controller/session-manage.ts)
+  importTooLarge: (bytes: number, limit: number) =>
+    `The file is ${Math.ceil(bytes / 1048576)} MB; a browser window can import at most ${limit / 1048576} MB. Copy it into the project's session folder instead, or use the desktop app.`,
+  noSessionOpen: "Open a session first: this acts on the session on view.",
+  noProject:
+    "Arbor does not know this session's project (it is not in the library); rescan, or drop the file on a project in the library.",
+  notCopied: (reason: string) => `Nothing was copied: ${reason}`,
 };

@@ -290,6 +290,11 @@ function rebuildMenu(): void {
       showAbout: () => app.showAboutPanel(),
       openPiDocumentation: () =>
         void shell.openExternal("https://www.npmjs.com/package/@earendil-works/pi-coding-agent"),
+      // The window in front asks what it needs (a name, a format, a confirmation) and runs it.
+      sessionCommand: (command) => {
+        const shellWindow = focusedShellWindow();
+        if (shellWindow) sendEvent(shellWindow.window.webContents, "app.menuCommand", { command });
+      },
     },
   );
 }

@@ -1,5 +1,6 @@
 import type { MenuItemConstructorOptions } from "electron";
 import { describe, expect, it, vi } from "vitest";
+import { MENU_COMMANDS } from "../../shared/ipc/contract.ts";
 import { type MenuActions, type MenuInput, menuTemplate } from "./menu-template.ts";
 
 function actions(): MenuActions {
@@ -12,6 +13,7 @@ function actions(): MenuActions {
     setTheme: vi.fn(),
     showAbout: vi.fn(),
     openPiDocumentation: vi.fn(),
+    sessionCommand: vi.fn(),
   };
 }
 
@@ -61,6 +63,49 @@ describe("menuTemplate", () => {
     expect(handlers.openSessionsFolder).toHaveBeenCalledOnce();
     expect(handlers.newSession).toHaveBeenCalledOnce();
     expect(find(template, "Open Session File…").accelerator).toBe("CmdOrCtrl+O");
+  });
+
+  it("has a Session menu whose items each send their command to the window in front", () => {
+    const handlers = actions();
+    const template = menuTemplate(input, handlers);
+    const session = template.find((menu) => menu.label === "Session")!;
+    const entries = (session.submenu as MenuItemConstructorOptions[]).filter(
+      (item) => item.type !== "separator",
+    );
+    expect(entries.map((item) => item.label)).toEqual([
+      "Rename…",
+      "New Session in This Project",
+      "Clone Branch",
+      "Export…",
+      "Open in Pi",
+      "Import Session…",
+      "Move to Trash…",
+    ]);
+    for (const entry of entries) click(entry);
+    expect(vi.mocked(handlers.sessionCommand).mock.calls.map(([command]) => command)).toEqual([
+      "rename",
+      "newSession",
+      "clone",
+      "export",
+      "openInPi",
+      "import",
+      "trash",
+    ]);
+    // Every command the contract knows is offered, and nothing else.
+    expect(new Set(vi.mocked(handlers.sessionCommand).mock.calls.map(([command]) => command))).toEqual(
+      new Set(MENU_COMMANDS),
+    );
+    // No item takes a key another menu (or the page) uses.
+    expect(entries.every((item) => item.accelerator === undefined)).toBe(true);
+    // After Edit, before View: where a document's own menu goes.
+    expect(template.map((menu) => menu.label ?? menu.role)).toEqual([
+      "File",
+      "Edit",
+      "Session",
+      "View",
+      "windowMenu",
+      "help",
+    ]);
   });
 
   it("lists the recent files, most recent first, each opening its own path", () => {

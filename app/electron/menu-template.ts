@@ -7,6 +7,7 @@
  */
 
 import type { MenuItemConstructorOptions } from "electron";
+import type { MenuCommand } from "../../shared/ipc/contract.ts";
 import type { ThemeSource } from "../preferences/preferences.ts";
 
 export interface MenuActions {
@@ -18,6 +19,8 @@ export interface MenuActions {
   setTheme(theme: ThemeSource): void;
   showAbout(): void;
   openPiDocumentation(): void;
+  /** A Session menu item: the window in front runs it as its own menus do (`app.menuCommand`). */
+  sessionCommand(command: MenuCommand): void;
 }
 
 export interface MenuInput {
@@ -35,6 +38,7 @@ export function menuTemplate(input: MenuInput, actions: MenuActions): MenuItemCo
     ...(isMac ? [appMenu()] : []),
     fileMenu(input, actions, isMac),
     editMenu(),
+    sessionMenu(actions),
     viewMenu(input, actions),
     { role: "windowMenu" },
     helpMenu(actions, isMac),
@@ -103,6 +107,29 @@ function editMenu(): MenuItemConstructorOptions {
       { role: "copy" },
       { role: "paste" },
       { role: "selectAll" },
+    ],
+  };
+}
+
+/** What the window's context menus do to the session on view; the window asks what it needs (a name, a format). */
+function sessionMenu(actions: MenuActions): MenuItemConstructorOptions {
+  const item = (label: string, command: MenuCommand): MenuItemConstructorOptions => ({
+    label,
+    click: () => actions.sessionCommand(command),
+  });
+  return {
+    label: "Session",
+    submenu: [
+      item("Rename…", "rename"),
+      item("New Session in This Project", "newSession"),
+      item("Clone Branch", "clone"),
+      { type: "separator" },
+      item("Export…", "export"),
+      item("Open in Pi", "openInPi"),
+      { type: "separator" },
+      item("Import Session…", "import"),
+      { type: "separator" },
+      item("Move to Trash…", "trash"),
     ],
   };
 }

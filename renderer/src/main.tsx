@@ -2,6 +2,7 @@
 
 import "@xyflow/react/dist/style.css";
 import "./styles.css";
+import "./manage/manage.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { screenErrors } from "../../shared/error-texts.ts";
@@ -67,12 +68,15 @@ async function main() {
   const controller = createController(connected.client, stores, {
     showInAddress: inBrowser ? showInAddress : undefined,
     beforeNextFrame,
+    transport: connected.transport,
   });
   connected.onClose((reason) => controller.notify("error", screenErrors.connectionLost(reason)));
   const openDropped = connected.openDroppedFile;
   if (openDropped) {
     window.addEventListener("dragover", (event) => event.preventDefault());
     window.addEventListener("drop", (event) => {
+      // Dropped on a project in the library: imported there (manage/manage-layer.tsx).
+      if (event.defaultPrevented) return;
       event.preventDefault();
       const file = event.dataTransfer?.files[0];
       if (file) openDropped(file).catch((error: unknown) => controller.notify("error", messageOf(error)));

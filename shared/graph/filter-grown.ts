@@ -57,18 +57,26 @@ export function growVisibleTree(
   if (options.mode !== before.mode || !sameSet(folded, before.folded)) return null;
   if ((matches === null) !== (before.matches === null) || !sameStrings(roots, previous.viewRoots))
     return null;
+  const hiddenBranch = options.hiddenBranch ?? null;
+  if ((hiddenBranch === null) !== (before.hiddenBranch === null)) return null;
   const oldCount = previous.indexed.count;
   const leaf = before.leafId === null ? undefined : indexed.indexOf.get(before.leafId);
   const newLeaf = options.leafId === null ? undefined : indexed.indexOf.get(options.leafId);
   if (leaf === undefined || leaf >= oldCount || newLeaf === undefined) return null;
-  if (!unchangedToFilter(previous, indexed, changed, matches)) return null;
+  if (!unchangedToFilter(previous, indexed, changed, matches, hiddenBranch)) return null;
   // Every new entry hangs from the old leaf or from another new one; the new leaf is one of them (or the old).
   for (let e = oldCount; e < indexed.count; e++) {
     const parent = indexed.parent[e]!;
     if (parent !== leaf && parent < oldCount) return null;
   }
   if (newLeaf !== leaf && newLeaf < oldCount) return null;
-  const all: Required<VisibleTreeOptions> = { mode: options.mode, leafId: options.leafId, folded, matches };
+  const all: Required<VisibleTreeOptions> = {
+    mode: options.mode,
+    leafId: options.leafId,
+    folded,
+    matches,
+    hiddenBranch,
+  };
   const wasVisible = previous.positionOf(leaf) !== -1;
   const removeLeaf = wasVisible && !passesFilterAt(indexed.fields, leaf, all.mode, all.leafId);
   // The old leaf hides itself only at the end of the path, with nothing under it yet.
@@ -92,11 +100,15 @@ function unchangedToFilter(
   indexed: IndexedNodes<FilterableNode>,
   changed: readonly number[],
   matches: ReadonlySet<string> | null,
+  hiddenBranch: ((i: number) => boolean) | null,
 ): boolean {
   const a = previous.indexed.fields;
   const b = indexed.fields;
   const before = previous.options.matches;
+  const hiddenBefore = previous.options.hiddenBranch;
   for (const e of changed) {
+    // An archive marker flips a whole branch: walked again.
+    if (hiddenBranch !== null && hiddenBranch(e) !== (hiddenBefore?.(e) ?? false)) return false;
     if (a.type(e) !== b.type(e) || a.role(e) !== b.role(e) || a.label(e) !== b.label(e)) return false;
     if (a.hasText(e) !== b.hasText(e) || a.stopReason(e) !== b.stopReason(e)) return false;
     if (matches !== null && before !== null && matches.has(b.id(e)) !== before.has(a.id(e))) return false;
@@ -141,7 +153,8 @@ function walkNew(
   const { folded, matches, mode, leafId } = options;
   pushChildren(leaf, attach, previous.foldHidden(leaf) || folded.has(fields.id(leaf)));
   while (stack.length > 0) {
-    const [e, above, hidden] = stack.pop()!;
+    const [e, above, hiddenAbove] = stack.pop()!;
+    const hidden = hiddenAbove || options.hiddenBranch?.(e) === true;
     const id = fields.id(e);
     found.visibleAbove[e - oldCount] = above;
     found.foldHidden[e - oldCount] = hidden ? 1 : 0;

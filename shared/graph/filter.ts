@@ -171,6 +171,11 @@ export interface VisibleTreeOptions {
   matches?: ReadonlySet<string> | null;
   /** Folded nodes: their descendants are hidden. */
   folded?: ReadonlySet<string>;
+  /**
+   * Hides node `i` (by position in the indexed list) and everything below it,
+   * whatever the mode: archived branches (`SessionNodeFields.archived`).
+   */
+  hiddenBranch?: ((i: number) => boolean) | null;
 }
 
 /**
@@ -187,6 +192,7 @@ export function visibleTree(
   const { mode, leafId } = options;
   const folded = options.folded ?? new Set<string>();
   const matches = options.matches ?? null;
+  const hiddenBranch = options.hiddenBranch ?? null;
   const onActivePath = activePathOf(indexed, leafId);
   const nodeAt: number[] = [];
   const parentAt: number[] = [];
@@ -230,7 +236,7 @@ export function visibleTree(
   while (stackNodes.length > 0) {
     const i = stackNodes.pop()!;
     const ancestor = stackAncestors.pop()!;
-    const hidden = stackHidden.pop()!;
+    const hidden = stackHidden.pop()! || hiddenBranch?.(i) === true;
     const id = fields.id(i);
     if (ancestor !== -1) visibleAbove[i] = nodeAt[ancestor]!;
     if (hidden) foldHidden[i] = 1;
@@ -256,7 +262,7 @@ export function visibleTree(
   return new VisibleTreeState(
     indexed,
     roots,
-    { mode, leafId, folded, matches },
+    { mode, leafId, folded, matches, hiddenBranch },
     { ...walk, visibleAbove, foldHidden },
     null,
   );

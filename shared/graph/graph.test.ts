@@ -113,6 +113,29 @@ describe("visibleTree, against Pi 1.6's /tree", () => {
     expect(partial.order).toContain(folded);
     expect(partial.children.get(folded)).toEqual([]);
   });
+
+  it("hides a hidden branch (an archived one) whole, in every mode, by position in the indexed list", () => {
+    const index = readSession(generateSession({ seed: 5, entryCount: 60 }).text);
+    const indexed = indexNodes([...filterable(index).values()]);
+    const all = visibleTree(indexed, index.roots, { mode: "all", leafId: index.leafId });
+    const top = all.order[3]!;
+    const below = new Set<string>();
+    for (const stack = [top]; stack.length > 0; ) {
+      const id = stack.pop()!;
+      below.add(id);
+      stack.push(...(all.children.get(id) ?? []));
+    }
+    const hidden = indexed.indexOf.get(top)!;
+    for (const mode of FILTER_MODES) {
+      const shown = visibleTree(indexed, index.roots, { mode, leafId: index.leafId });
+      const without = visibleTree(indexed, index.roots, {
+        mode,
+        leafId: index.leafId,
+        hiddenBranch: (i) => i === hidden,
+      });
+      expect(without.order, mode).toEqual(shown.order.filter((id) => !below.has(id)));
+    }
+  });
 });
 
 function depthFirstList(

@@ -382,10 +382,28 @@ export type RequestName = keyof ArborRequests;
 export type RequestParams<N extends RequestName> = ArborRequests[N]["params"];
 export type RequestResult<N extends RequestName> = ArborRequests[N]["result"];
 
+/**
+ * What the desktop app's Session menu asks a window to do: the window runs
+ * the same action as its own menus (a closed set: anything else is ignored).
+ */
+export type MenuCommand = "rename" | "newSession" | "clone" | "export" | "openInPi" | "trash" | "import";
+
+export const MENU_COMMANDS: readonly MenuCommand[] = [
+  "rename",
+  "newSession",
+  "clone",
+  "export",
+  "openInPi",
+  "trash",
+  "import",
+];
+
 /** Every one-way event from the main process. */
 export interface ArborEvents {
   /** The theme was chosen anew (in this window, another, or the desktop app's menu). */
   "app.themeChanged": { theme: ThemePreference };
+  /** The desktop app's Session menu was used with this window in front. */
+  "app.menuCommand": { command: MenuCommand };
   "library.progress": { loaded: number; total: number };
   "library.changed": LibraryListing;
   /** One listed session's row changed between scans (the open session grew): the row as it reads now. */
@@ -495,6 +513,7 @@ export const REQUEST_NAMES: readonly RequestName[] = [
 
 export const EVENT_NAMES: readonly EventName[] = [
   "app.themeChanged",
+  "app.menuCommand",
   "library.progress",
   "library.changed",
   "library.sessionChanged",

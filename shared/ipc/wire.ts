@@ -139,6 +139,7 @@ const RESULT_CODECS: { [N in RequestName]: Codec<RequestResult<N>, WireResult<N>
 /** Every event's payload codec. */
 const EVENT_CODECS: { [E in EventName]: Codec<ArborEvents[E], WireEvent<E>> } = {
   "app.themeChanged": plain,
+  "app.menuCommand": plain,
   "library.progress": plain,
   "library.changed": plain,
   "library.sessionChanged": plain,

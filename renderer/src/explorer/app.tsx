@@ -7,7 +7,8 @@ import { ContextPreview } from "../preview/context-preview.tsx";
 import { Inspector } from "../preview/inspector.tsx";
 import { displayName } from "../library/library-view.ts";
 import { THEME_PREFERENCES, type ThemePreference } from "../../../shared/ipc/contract.ts";
-import { useAppearance, useController, useLibrary, useLive, useSession } from "../state/hooks.tsx";
+import { ManageLayer } from "../manage/manage-layer.tsx";
+import { useAppearance, useController, useLibrary, useLive, useManage, useSession } from "../state/hooks.tsx";
 import { type Problem, problemCounts } from "../../../shared/session/problems.ts";
 import { showBidiControls } from "../../../shared/text/bidi.ts";
 import { UserText } from "../text/user-text.tsx";
@@ -172,7 +173,8 @@ export function App() {
     return () => window.removeEventListener("keydown", onKey);
   }, [controller]);
   // While the label dialog is open, the window behind it takes no focus and no clicks: the dialog is modal.
-  const modal = useSession((s) => s.labelEditor !== null);
+  const labelling = useSession((s) => s.labelEditor !== null);
+  const modal = useManage((s) => s.dialog !== null) || labelling;
   return (
     <div className="app">
       <div className="app-body" inert={modal}>
@@ -184,6 +186,7 @@ export function App() {
         </main>
       </div>
       <LabelDialog />
+      <ManageLayer />
       <Toast />
     </div>
   );

@@ -70,6 +70,7 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<EntryFl
     match ? "match" : "",
     recent ? "recent" : "",
     folded ? "folded" : "",
+    node.archived ? "archived" : "",
   ]
     .filter(Boolean)
     .join(" ");

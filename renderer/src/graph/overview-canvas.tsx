@@ -57,6 +57,7 @@ export interface OverviewPointer {
     onPaneClick(event: ReactMouseEvent): void;
     onPaneMouseMove(event: ReactMouseEvent): void;
     onPaneMouseLeave(): void;
+    onPaneContextMenu(event: ReactMouseEvent | MouseEvent): void;
   };
   hover: StoreApi<OverviewHover | null>;
 }
@@ -114,6 +115,13 @@ export function createOverviewPointer(
     onPaneMouseLeave() {
       hover.setState(null, true);
     },
+    onPaneContextMenu(event) {
+      // The entry menu of the node under the pointer, as a right-click on its DOM node opens it.
+      const found = hit(event as ReactMouseEvent);
+      if (!found || found.model.graph.byId.get(found.id)?.kind === "chain") return;
+      event.preventDefault();
+      controller.manage.openEntryMenu(found.id, { x: event.clientX, y: event.clientY });
+    },
   };
   return { pane, hover };
 }
@@ -132,6 +140,8 @@ function highlightsOf(controller: Controller, model: GraphModel, state: SessionS
     shades: controller.stores.context.getState().shades,
     matches: model.matches,
     recent: controller.stores.live.getState().recent,
+    // Only while they are shown: hidden, none is drawn.
+    archived: state.showArchived ? (entryId) => model.nodesById.get(entryId)?.archived === true : undefined,
     selected: graphNode(state.selectedId),
     cursor: graphNode(state.cursorId),
     leaf: model.leafHost,

@@ -92,6 +92,8 @@ export interface OverviewHighlights {
   matches: ReadonlySet<string>;
   /** Entry ids appended a moment ago. */
   recent: ReadonlySet<string>;
+  /** Archived entries, when Show archived draws them: faded as the DOM nodes are. */
+  archived?: ((entryId: string) => boolean) | undefined;
   /** Graph node ids. */
   selected: string | null;
   cursor: string | null;
@@ -259,7 +261,7 @@ export function fillNodes(
   ctx: OverviewContext,
   scene: OverviewScene,
   query: (visit: (item: number) => void) => number,
-  highlights: Pick<OverviewHighlights, "path" | "shades" | "matches" | "recent">,
+  highlights: Pick<OverviewHighlights, "path" | "shades" | "matches" | "recent" | "archived">,
   palette: OverviewPalette,
   size: { width: number; height: number },
 ): FilledNodes {
@@ -268,7 +270,9 @@ export function fillNodes(
   const filled: FilledNodes = { count: 0, onPath: [], matched: [], recent: [] };
   filled.count = query((item) => {
     const entry = scene.firstEntry[item]!;
-    const shade = highlights.shades.get(entry) ?? (path.has(entry) ? "path" : "off-path");
+    const shade = highlights.archived?.(entry)
+      ? "dropped"
+      : (highlights.shades.get(entry) ?? (path.has(entry) ? "path" : "off-path"));
     buckets[scene.style[item]! * ALPHAS.length + ALPHA_LEVEL[shade]]!.push(item);
     if (path.has(entry)) filled.onPath.push(item);
     if (!scene.isChain[item] && highlights.matches.has(entry)) filled.matched.push(item);

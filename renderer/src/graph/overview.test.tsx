@@ -139,6 +139,22 @@ describe("drawOverview", () => {
     expect(fills.get(at(model, "u1"))!.alpha).toBe(1);
   });
 
+  it("fades archived entries, as their DOM nodes are, while Show archived draws them", () => {
+    const model = modelOf(branchy);
+    const context = new RecordingContext();
+    const archived = (entryId: string) => entryId === "a1";
+    drawOverview(
+      context,
+      overviewScene(model, "LR"),
+      frameAt(0.2),
+      highlightsFor(model, { archived }),
+      palette,
+    );
+    const fills = filledNodes(context);
+    expect(fills.get(at(model, "a1"))!.alpha).toBe(0.35);
+    expect(fills.get(at(model, "u1"))!.alpha).toBe(1);
+  });
+
   it("follows the viewport: device pixels, zoom and offset in the transform, and only nodes in view", () => {
     const model = modelOf(branchy);
     const context = new RecordingContext();

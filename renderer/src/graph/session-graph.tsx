@@ -24,6 +24,7 @@ import {
   passesFilter,
   type Position,
 } from "../../../shared/graph/index.ts";
+import { ArchivedToggle } from "../manage/archived-toggle.tsx";
 import { screenErrors } from "../../../shared/error-texts.ts";
 import { searchKey } from "../../../shared/session/entry-search.ts";
 import type { Problem } from "../../../shared/session/problems.ts";
@@ -170,6 +171,7 @@ function GraphToolbar() {
         />
         only matches
       </label>
+      <ArchivedToggle />
       <span className="spacer" />
       <button
         type="button"

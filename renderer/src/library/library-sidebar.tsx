@@ -174,7 +174,7 @@ function ProjectList({ groups }: { groups: LibraryGroup[] }) {
   return (
     <ul className="project-list">
       {groups.map((group) => (
-        <li key={group.projectId} className="project">
+        <li key={group.projectId} className="project" data-project-id={group.projectId}>
           <div className="project-name" title={group.cwd || NO_PROJECT}>
             {/* Isolated: the right-to-left box (an ellipsis at the start) must not move a leading "/" to the end. */}
             <bdi>{group.cwd || NO_PROJECT}</bdi>

@@ -3,6 +3,7 @@
 import { screenErrors } from "../../../shared/error-texts.ts";
 import { showBidiControls } from "../../../shared/text/bidi.ts";
 import { EntryCuts } from "./cut-texts.tsx";
+import { EntryActions } from "../manage/entry-actions.tsx";
 import { useContextPreview, useController, useGraphSelect, useSession } from "../state/hooks.tsx";
 
 export function Inspector() {
@@ -30,6 +31,7 @@ export function Inspector() {
         <strong>{node ? `${node.kind}` : "entry"}</strong> <code>{selectedId}</code>
         {current ? <span className="muted"> line {current.line}</span> : null}
         {node?.label ? <span className="badge label">{node.label}</span> : null}
+        {node?.archived ? <span className="badge">archived</span> : null}
         <span className="spacer" />
         <button type="button" onClick={() => controller.beginLabel(selectedId)} title="Shift+L">
           Label…
@@ -41,6 +43,7 @@ export function Inspector() {
           Show in graph
         </button>
       </header>
+      {node ? <EntryActions node={node} detail={current} /> : null}
       {status === "error" ? (
         <div className="error-view" role="alert">
           {screenErrors.entryNotRead(error ?? "")}

@@ -22,6 +22,7 @@ import { createNavigator } from "./controller/navigator.ts";
 import { createNotices } from "./controller/notices.ts";
 import { createSearch } from "./controller/search.ts";
 import { createSession } from "./controller/session.ts";
+import { createSessionManage } from "./controller/session-manage.ts";
 import { createGraphSelectors } from "./graph-model.ts";
 import type { Stores } from "./stores.ts";
 
@@ -44,16 +45,22 @@ export function createController(
   const session = createSession(kit, { navigator: navigation, rows: library });
   const preview = createContextPreview(kit);
   const search = createSearch(kit, navigation);
-  const labels = createLabels(kit);
+  const manage = createSessionManage(kit, {
+    switchBy: session.switchBy,
+    openSession: session.actions.openSession,
+  });
+  const labels = createLabels(kit, manage.actions.setLabel);
   const appearance = createAppearance(kit);
 
   return {
     stores,
     selectors,
     model: kit.model,
+    transport: options.transport ?? "serve",
+    manage: manage.actions,
     async start() {
       // Each part follows its own events (one store's listeners run in the order they subscribed).
-      for (const part of [library, session, preview, search, appearance]) part.subscribe();
+      for (const part of [library, session, preview, search, appearance, manage]) part.subscribe();
       await Promise.all([library.actions.loadLibrary(), session.showFirst(), appearance.load()]);
     },
     dispose: lifetime.dispose,

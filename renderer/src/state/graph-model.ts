@@ -149,10 +149,11 @@ function createMatches(indexed: Indexed): Matches {
 }
 
 /**
- * Pi's /tree filter over the view, with folds and (when the search filters)
- * only the matches. A view grown by appends from the one before grows the
- * tree before (filter-grown.ts): the cost of what was added, not a walk of
- * the whole session; anything else walks it again.
+ * Pi's /tree filter over the view, with folds, (when the search filters)
+ * only the matches, and archived branches hidden unless they are shown (read
+ * from the nodes' column in the same pass). A view grown by appends from the
+ * one before grows the tree before (filter-grown.ts): the cost of what was
+ * added, not a walk of the whole session; anything else walks it again.
  */
 function createVisible(indexed: Indexed) {
   let last: {
@@ -160,6 +161,7 @@ function createVisible(indexed: Indexed) {
     mode: FilterMode;
     folded: ReadonlySet<string>;
     onlyMatches: ReadonlySet<string> | null;
+    showArchived: boolean;
     tree: VisibleTree;
   } | null = null;
   return (
@@ -167,22 +169,33 @@ function createVisible(indexed: Indexed) {
     mode: FilterMode,
     folded: ReadonlySet<string>,
     onlyMatches: ReadonlySet<string> | null,
+    showArchived: boolean,
   ): VisibleTree => {
     if (
       last &&
       last.view === view &&
       last.mode === mode &&
       last.folded === folded &&
-      last.onlyMatches === onlyMatches
+      last.onlyMatches === onlyMatches &&
+      last.showArchived === showArchived
     )
       return last.tree;
-    const options = { mode, leafId: view.leafId, folded, matches: onlyMatches };
+    const options = {
+      mode,
+      leafId: view.leafId,
+      folded,
+      matches: onlyMatches,
+      // The indexed list holds the view's nodes in their order: position i is node i of both.
+      hiddenBranch: showArchived ? null : view.nodes.fields.archived,
+    };
     const growth =
-      last && last.mode === mode && last.folded === folded ? growthSince(view.nodes, last.view.nodes) : null;
+      last && last.mode === mode && last.folded === folded && last.showArchived === showArchived
+        ? growthSince(view.nodes, last.view.nodes)
+        : null;
     const tree =
       (last && growth && growVisibleTree(last.tree, indexed(view), view.roots, options, growth.changed)) ??
       visibleTree(indexed(view), view.roots, options);
-    last = { view, mode, folded, onlyMatches, tree };
+    last = { view, mode, folded, onlyMatches, showArchived, tree };
     return tree;
   };
 }
@@ -365,10 +378,10 @@ export function createGraphSelectors(): GraphSelectors {
       if (!view) return null;
       const found = matches(view, state.searchQuery, state.fullText);
       const onlyMatches = state.searchFilter && searchWords(state.searchQuery).length > 0 ? found : null;
-      const tree = visible(view, state.filterMode, state.folded, onlyMatches);
+      const tree = visible(view, state.filterMode, state.folded, onlyMatches, state.showArchived);
       const search = searchOf(state);
       const graph = folded(tree, view, found, search, state.folded, state.expandedChains);
-      const rowsKey = `${view.sessionId}\n${state.filterMode}\n${state.layoutEpoch}`;
+      const rowsKey = `${view.sessionId}\n${state.filterMode}\n${state.showArchived}\n${state.layoutEpoch}`;
       return model(view, tree, found, graph, layout(graph, state.direction, rowsKey));
     },
     indexed,

@@ -16,6 +16,7 @@ import {
   type LiveState,
   type SessionState,
 } from "./stores.ts";
+import type { ManageState } from "./manage-state.ts";
 
 const ControllerContext = createContext<Controller | null>(null);
 
@@ -54,6 +55,10 @@ export function useAppearance<T>(selector: (state: AppearanceState) => T): T {
 /** The colours the window shows now ("light" or "dark"): the chosen theme, or the system's. */
 export function useEffectiveTheme(): "light" | "dark" {
   return useAppearance(effectiveTheme);
+}
+
+export function useManage<T>(selector: (state: ManageState) => T): T {
+  return useStore(useController().stores.manage, selector);
 }
 
 export function useLive<T>(selector: (state: LiveState) => T): T {

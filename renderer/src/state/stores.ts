@@ -15,6 +15,7 @@ import type {
   ThemePreference,
 } from "../../../shared/ipc/contract.ts";
 import type { FilterMode, LayoutDirection } from "../../../shared/graph/index.ts";
+import { initialManageState, type ManageState } from "./manage-state.ts";
 
 export type LoadStatus = "idle" | "loading" | "ready" | "error";
 
@@ -81,6 +82,8 @@ export interface SessionState {
   searching: boolean;
   /** Show only matching entries (Pi's /tree search) instead of highlighting them. */
   searchFilter: boolean;
+  /** Show archived branches (dimmed) instead of hiding them. */
+  showArchived: boolean;
   /** The entry that keeps its place on screen when the layout next changes (a chain just expanded); else the cursor does. */
   anchorId: string | null;
   /** Counts the views shown whole (an open, a reload): each is laid out afresh, then keeps its rows. */
@@ -122,6 +125,7 @@ export const initialSessionState: SessionState = {
   fullText: null,
   searching: false,
   searchFilter: false,
+  showArchived: false,
   anchorId: null,
   layoutEpoch: 0,
   overviewAhead: false,
@@ -209,6 +213,8 @@ export interface Stores {
   context: StoreApi<ContextState>;
   live: StoreApi<LiveState>;
   appearance: StoreApi<AppearanceState>;
+  /** Context menus, dialogs and the undo toast of managing sessions (manage-state.ts). */
+  manage: StoreApi<ManageState>;
 }
 
 export function createStores(): Stores {
@@ -218,5 +224,6 @@ export function createStores(): Stores {
     context: createStore<ContextState>()(() => ({ ...initialContextState })),
     live: createStore<LiveState>()(() => ({ ...initialLiveState })),
     appearance: createStore<AppearanceState>()(() => ({ ...initialAppearanceState })),
+    manage: createStore<ManageState>()(() => ({ ...initialManageState })),
   };
 }

@@ -36,6 +36,7 @@ import {
   type SessionIndex,
   textOf,
 } from "../../../shared/session/index.ts";
+import { createFakeFiles, createFakeWrites } from "./fake-manage.ts";
 import { contextViewOf, sessionViewOf } from "./session-view.ts";
 
 export interface FakeSessionInput {
@@ -48,7 +49,7 @@ export interface FakeSessionInput {
   error?: string | null;
 }
 
-interface FakeSession {
+export interface FakeSession {
   input: FakeSessionInput;
   text: string;
   index: SessionIndex;
@@ -68,6 +69,11 @@ export interface FakeClient extends ArborClient {
   listenerCount(name: EventName): number;
   /** Requests by name that fail with this error instead of answering. */
   failing: Map<RequestName, ArborError>;
+  /**
+   * Sessions a Pi is writing (as the main process's live check finds them):
+   * their writes are refused with "conflict" unless `confirmLive` is set.
+   */
+  live: Set<string>;
   /** Requests held until `release()` is called (to see loading states). */
   held: Set<RequestName>;
   /** Requests answered at once (their switch happens) but whose answers arrive only at `release()`. */
@@ -98,6 +104,7 @@ export function createFakeClient(inputs: FakeSessionInput[], options: FakeClient
   const failing = new Map<RequestName, ArborError>();
   const held = new Set<RequestName>();
   const late = new Set<RequestName>();
+  const live = new Set<string>();
   let waiting: (() => void)[] = [];
   let openId: string | null = null;
 
@@ -236,6 +243,23 @@ export function createFakeClient(inputs: FakeSessionInput[], options: FakeClient
     return ids;
   }
 
+  const writes = createFakeWrites({ current, append, live });
+  const files = createFakeFiles({
+    sessions,
+    current,
+    session,
+    switchTo,
+    viewOf,
+    send,
+    projectIdOf,
+    get openId() {
+      return openId;
+    },
+    set openId(id: string | null) {
+      openId = id;
+    },
+  });
+
   /** The theme chosen, as the main process keeps it in Arbor's preferences. */
   let theme: ThemePreference = "system";
 
@@ -293,17 +317,25 @@ export function createFakeClient(inputs: FakeSessionInput[], options: FakeClient
           ),
         } as RequestResult<N>;
       }
-      case "session.setLabel": {
-        const label = p.label as string | null;
-        const fields: Record<string, unknown> = { type: "label", targetId: p.targetId };
-        if (label !== null) fields.label = label;
-        const [entryId] = append(openId ?? "", [fields]);
-        return { entryId: entryId!, wasLive: false } as RequestResult<N>;
-      }
-      case "session.rename": {
-        const [entryId] = append(openId ?? "", [{ type: "session_info", name: p.name }]);
-        return { entryId: entryId!, wasLive: false } as RequestResult<N>;
-      }
+      case "session.setLabel":
+      case "session.rename":
+      case "session.continueFrom":
+      case "session.archive":
+      case "session.unarchive":
+      case "session.addNote":
+      case "session.editContext":
+      case "session.undo":
+        return writes.write(name, p) as RequestResult<N>;
+      case "session.fork":
+      case "session.clone":
+      case "session.new":
+        return files.create(name, p) as RequestResult<N>;
+      case "session.trash":
+      case "session.restore":
+      case "session.export":
+      case "session.openInPi":
+      case "session.import":
+        return files.other(name, p) as RequestResult<N>;
       default:
         throw new ArborError("refused", `The fake client does not answer "${name}".`);
     }
@@ -314,6 +346,7 @@ export function createFakeClient(inputs: FakeSessionInput[], options: FakeClient
     failing,
     held,
     late,
+    live,
     async request(name, params) {
       calls.push({ name, params });
       if (held.has(name)) await new Promise<void>((resolve) => waiting.push(resolve));

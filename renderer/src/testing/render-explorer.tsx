@@ -1,6 +1,7 @@
 /** Renders the whole explorer over a fake client, for component tests. */
 
 import { act, render, screen, waitFor } from "@testing-library/react";
+import type { ExportResult } from "../../../shared/ipc/contract.ts";
 import { generateSession } from "../../../shared/session/testing/generate-session.ts";
 import { App } from "../explorer/app.tsx";
 import { type Controller, createController } from "../state/controller.ts";
@@ -44,6 +45,8 @@ export async function renderExplorer(
     prepare?: (client: FakeClient) => void;
     /** `ControllerOptions.searchAsTypedBelow`: a small session can stand for a large one. */
     searchAsTypedBelow?: number;
+    /** `ControllerOptions.saveFile`: where exports go instead of a download. */
+    saveFile?: (file: ExportResult) => void;
   } = {},
 ): Promise<Explorer> {
   const client = createFakeClient(sessions, options.client);
@@ -56,6 +59,7 @@ export async function renderExplorer(
       clipboard.push(text);
     },
     ...(options.searchAsTypedBelow === undefined ? {} : { searchAsTypedBelow: options.searchAsTypedBelow }),
+    ...(options.saveFile ? { saveFile: options.saveFile } : {}),
   });
   const result = render(
     <ControllerProvider controller={controller}>

@@ -4,10 +4,11 @@
  * in this folder; each part implements its own slice of it.
  */
 
-import type { ThemePreference } from "../../../../shared/ipc/contract.ts";
+import type { ExportResult, ThemePreference } from "../../../../shared/ipc/contract.ts";
 import type { FilterMode, LayoutDirection } from "../../../../shared/graph/index.ts";
 import type { GraphModel, GraphSelectors } from "../graph-model.ts";
 import type { ContextMode, LibrarySort, Stores } from "../stores.ts";
+import type { ManageActions } from "./session-manage.ts";
 
 export interface ControllerOptions {
   /** The page's location (deep links come from its query). */
@@ -27,11 +28,19 @@ export interface ControllerOptions {
    * frame. Absent (tests), each append applies as it arrives.
    */
   beforeNextFrame?: ((run: () => void) => void) | undefined;
+  /** How the window reaches the main process: the desktop app imports through its own file dialog. */
+  transport?: "electron" | "serve";
+  /** Saves an export (default: a download, downloadFile in manage/download.ts). */
+  saveFile?: (file: ExportResult) => void;
 }
 
 export interface Controller {
   readonly stores: Stores;
   readonly selectors: GraphSelectors;
+  /** How the window reaches the main process (ControllerOptions.transport; "serve" when not said). */
+  readonly transport: "electron" | "serve";
+  /** Managing sessions: context menus, dialogs, writes, new files, trash, export, import (issue 19). */
+  readonly manage: ManageActions;
   start(): Promise<void>;
   dispose(): void;
   model(): GraphModel | null;
@@ -55,6 +64,8 @@ export interface Controller {
   toggleFold(entryId: string): void;
   selectCursor(): void;
   setFilterMode(mode: FilterMode): void;
+  /** Shows archived branches (dimmed), or hides them as by default. */
+  setShowArchived(show: boolean): void;
   cycleFilter(backwards: boolean): void;
   expandChain(chainId: string): void;
   collapseChains(): void;

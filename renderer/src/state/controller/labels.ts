@@ -12,24 +12,22 @@ export interface LabelsPart {
   >;
 }
 
-export function createLabels(kit: ControllerKit): LabelsPart {
-  const { client, notify } = kit;
+/**
+ * `setLabel`: the write itself (entry-writes.ts), which asks before writing
+ * into a live file, tells a refusal and offers to undo.
+ */
+export function createLabels(
+  kit: ControllerKit,
+  setLabel: (targetId: string, label: string) => Promise<void>,
+): LabelsPart {
+  const { notify } = kit;
   const { session } = kit.stores;
 
   async function submitLabel() {
     const editor = session.getState().labelEditor;
     if (!editor) return;
-    const label = editor.label.trim();
     session.setState({ labelEditor: null });
-    try {
-      await client.request("session.setLabel", {
-        targetId: editor.targetId,
-        label: label === "" ? null : label,
-      });
-      notify("info", label === "" ? "Label cleared." : `Labelled “${label}”.`);
-    } catch (error) {
-      notify("error", screenErrors.labelNotSaved(messageOf(error)));
-    }
+    await setLabel(editor.targetId, editor.label);
   }
 
   async function copyLink(entryId: string | null) {

@@ -38,6 +38,7 @@ type NavigationActions = Pick<
   | "toggleFold"
   | "selectCursor"
   | "setFilterMode"
+  | "setShowArchived"
   | "cycleFilter"
   | "expandChain"
   | "collapseChains"
@@ -102,6 +103,12 @@ export function createNavigator(kit: ControllerKit): NavigationPart {
         if (cursor !== null) select(cursor);
       },
       setFilterMode,
+      setShowArchived(show) {
+        session.setState({ showArchived: show });
+        settleCursor();
+        // As another filter: the view goes to the cursor, at once and at the zoom the user chose.
+        centreOn(session.getState().cursorId, false, true);
+      },
       cycleFilter(backwards) {
         setFilterMode(cycleFilterMode(session.getState().filterMode, backwards));
       },
@@ -155,7 +162,12 @@ function createGraphRequests(kit: ControllerKit): Navigator {
     if (unfolded) session.setState({ folded });
     let current = model()!;
     if (!current.position.has(entryId)) {
-      session.setState({ filterMode: "all", searchFilter: false });
+      const archived = byId.get(entryId)?.archived === true;
+      session.setState({
+        filterMode: "all",
+        searchFilter: false,
+        ...(archived ? { showArchived: true } : {}),
+      });
       current = model()!;
     }
     const chain = current.graph.nodeOfEntry.get(entryId);

@@ -18,6 +18,12 @@ import { createSessionUpdates } from "./session-updates.ts";
 
 export interface SessionPart {
   readonly actions: Pick<Controller, "openSession">;
+  /**
+   * Shows the session a request switched to (a fork, a clone, a new session):
+   * its `session.switched` is left to the answer, which brings the view. Null
+   * when a newer open or switch came meanwhile; the request's error is thrown.
+   */
+  switchBy<T extends SessionView>(request: () => Promise<T>): Promise<T | null>;
   /** Shows the deep link's session, else the one the main process holds already, if any. */
   showFirst(): Promise<void>;
   /** Follows the main process's session events, and names what is shown in the address. */
@@ -57,39 +63,38 @@ export function createSession(kit: ControllerKit, needs: SessionNeeds): SessionP
   const shower = createViewShower(kit, needs.navigator);
   const { showView } = shower;
   let openSerial = 0;
-  /** Fetches of `session.current`: only the latest one's answer is used. */
-  let fetchSerial = 0;
   /** The open asked for last: its `session.switched` comes before its answer, which brings the view. */
   let pendingOpen: { sessionId: string; leafId: string | null } | null = null;
 
-  /** An open started meanwhile wins over the fetched view. */
-  const fetchCurrent: FetchCurrent = async (show, onError) => {
-    const serial = ++fetchSerial;
-    const opening = openSerial;
-    const stale = () => serial !== fetchSerial || opening !== openSerial || kit.isDisposed();
-    try {
-      const view = await client.request("session.current", {});
-      if (!stale()) show(view);
-    } catch (error) {
-      if (!stale()) onError(error);
-    }
-  };
+  const fetchCurrent = currentFetcher(kit, () => openSerial);
   const following: FollowNeeds = { ...shower, ...needs, fetchCurrent };
   const updates = createSessionUpdates(kit, following);
 
-  async function openSession(sessionId: string, leafId: string | null = null) {
+  /**
+   * Shows the view a switching request answers with (an open, a fork...):
+   * its `session.switched` is left to the answer. Null when a newer one came.
+   */
+  async function switched<T extends SessionView>(
+    pending: { sessionId: string; leafId: string | null },
+    request: () => Promise<T>,
+  ): Promise<T | null> {
     const serial = ++openSerial;
-    const pending = { sessionId, leafId };
     pendingOpen = pending;
+    const view = await request().finally(() => {
+      if (pendingOpen === pending) pendingOpen = null;
+    });
+    if (serial !== openSerial || kit.isDisposed()) return null;
+    updates.forgetDeleted();
+    showView(view, pending.leafId);
+    needs.rows.markOpen(view.sessionId);
+    return view;
+  }
+
+  async function openSession(sessionId: string, leafId: string | null = null) {
+    const serial = openSerial + 1;
     session.setState({ status: "loading", error: null, openingId: sessionId, openingLeafId: leafId });
     try {
-      const view = await client.request("session.open", { sessionId }).finally(() => {
-        if (pendingOpen === pending) pendingOpen = null;
-      });
-      if (serial !== openSerial || kit.isDisposed()) return;
-      updates.forgetDeleted();
-      showView(view, leafId);
-      needs.rows.markOpen(view.sessionId);
+      await switched({ sessionId, leafId }, () => client.request("session.open", { sessionId }));
     } catch (error) {
       if (serial !== openSerial || kit.isDisposed()) return;
       if (session.getState().view === null) {
@@ -104,6 +109,7 @@ export function createSession(kit: ControllerKit, needs: SessionNeeds): SessionP
 
   return {
     actions: { openSession },
+    switchBy: (request) => switched({ sessionId: "", leafId: null }, request),
     async showFirst() {
       const link = parseDeepLink(kit.options.location?.search ?? window.location.search);
       if (link) return openSession(link.sessionId, link.leafId);
@@ -126,6 +132,22 @@ export function createSession(kit: ControllerKit, needs: SessionNeeds): SessionP
       );
       if (kit.options.showInAddress) kit.own(showInAddress(kit, kit.options.showInAddress));
     },
+  };
+}
+
+/** Fetches of `session.current`: only the latest one's answer is used, and an open started meanwhile wins. */
+function currentFetcher(kit: ControllerKit, openSerial: () => number): FetchCurrent {
+  let fetchSerial = 0;
+  return async (show, onError) => {
+    const serial = ++fetchSerial;
+    const opening = openSerial();
+    const stale = () => serial !== fetchSerial || opening !== openSerial() || kit.isDisposed();
+    try {
+      const view = await kit.client.request("session.current", {});
+      if (!stale()) show(view);
+    } catch (error) {
+      if (!stale()) onError(error);
+    }
   };
 }
 
