@@ -121,9 +121,7 @@ export function createSessionLibrary(options: SessionLibraryOptions): SessionLib
     signal.throwIfAborted();
     const roots = currentRoots();
     lastRoots = roots;
-    // What a crash of an earlier Arbor left in a root goes the first time this process sees it.
-    const swept = roots.map((root) => oncePerProcess(root.path, removeStaleSessionTemporaries));
-    return Promise.all(swept)
+    return sweepOnce(roots)
       .then(() => scanner.scan(roots, scanOptions.onProgress, signal))
       .then((report) => {
         lastSkipped = report.skipped;
@@ -173,6 +171,11 @@ export function createSessionLibrary(options: SessionLibraryOptions): SessionLib
       index.clear();
     },
   };
+}
+
+/** What a crash of an earlier Arbor left in the roots goes, the first time this process sees each. */
+function sweepOnce(roots: readonly SessionRoot[]): Promise<unknown> {
+  return Promise.all(roots.map((root) => oncePerProcess(root.path, removeStaleSessionTemporaries)));
 }
 
 function environmentOf(options: SessionLibraryOptions): RootEnvironment {

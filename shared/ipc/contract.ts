@@ -15,6 +15,9 @@ import type { BranchMap } from "../branches/branch-map.ts";
 import type { RunFacts } from "../branches/run-facts.ts";
 import type { BranchComparison, CompareDetail } from "../compare/types.ts";
 import type { AppliedContextEdit, CompactionInEffect } from "../session/context.ts";
+import type { TextCut, TextPath } from "./text-pages.ts";
+
+export type { TextCut, TextPath };
 import type { Problem } from "../session/problems.ts";
 import type { AgentMessage, LlmMessage, ModelRef, SessionEntry } from "../session/types.ts";
 import type {
@@ -181,16 +184,6 @@ export interface ContextMessageView {
   tokenEstimate: number;
 }
 
-/** Where a string is inside an answer: keys and array indices from the answer's root (see text-pages.ts). */
-export type TextPath = (string | number)[];
-
-/** A string of an answer cut short: `shown` of its `length` characters are there; `session.text` has the rest. */
-export interface TextCut {
-  path: TextPath;
-  length: number;
-  shown: number;
-}
-
 export interface ContextView {
   /** Strings cut short (paths from this view's root); absent when none was. */
   cuts?: TextCut[];
@@ -279,10 +272,7 @@ export interface ArborRequests {
   "session.current": { params: Record<string, never>; result: SessionView | null };
   "session.context": { params: { leafId: string | null; llm?: boolean }; result: ContextView };
   "session.entry": { params: { entryId: string }; result: EntryDetail };
-  /**
-   * A page of a string `session.entry` or `session.context` cut short: of the
-   * entry (`path` inside it) or of the context of a leaf (`path` from the view's root).
-   */
+  /** A page of a string `session.entry` (`path` in the entry) or `session.context` (from the view) cut short. */
   "session.text": {
     params: {
       of: { entryId: string } | { leafId: string | null; llm: boolean };

@@ -11,7 +11,15 @@
  * answer without long strings is returned as it is.
  */
 
-import type { TextCut, TextPath } from "./contract.ts";
+/** Where a string is inside an answer: keys and array indices from the answer's root. */
+export type TextPath = (string | number)[];
+
+/** A string of an answer cut short: `shown` of its `length` characters are there; `session.text` has the rest. */
+export interface TextCut {
+  path: TextPath;
+  length: number;
+  shown: number;
+}
 
 /** The most characters of one string an answer carries. */
 export const TEXT_BLOCK_MAX_CHARS = 256 * 1024;

@@ -65,7 +65,9 @@ function attachParents(nodes: Map<string, TreeNode>, problems: Problem[]): strin
       problems.push(orphanProblem(node, parentId));
       continue;
     }
-    node.parentId = parentId;
+    // The parent's own id string: the copy each line decoded goes (a stub is ours to change; 24 B an entry).
+    node.parentId = parent.id;
+    if (node.deferred) (node.entry as { parentId: unknown }).parentId = parent.id;
     node.parent = parent;
   }
   return orphans;
