@@ -116,6 +116,30 @@ describe("export as HTML", () => {
     expect(content.match(/<article>/g)).toHaveLength(4);
     expect(content).toContain("1 other branch here");
   });
+  it("shows tool calls and results as plain text in the page, not as Markdown typed out", () => {
+    const manager = pi16.SessionManager.create("/home/user/project", dirs.make());
+    manager.appendMessage(userMessage("run the tests"));
+    manager.appendMessage({
+      ...assistantMessage(""),
+      content: [{ type: "toolCall", id: "c1", name: "bash", arguments: { command: "npm test" } }],
+      stopReason: "toolUse",
+    });
+    const result = manager.appendMessage({
+      role: "toolResult",
+      toolCallId: "c1",
+      toolName: "bash",
+      content: [{ type: "text", text: "1 passed" }],
+      isError: false,
+      timestamp: Date.now(),
+    });
+    const { content } = exported(manager.getSessionFile()!, "html", result);
+    const articles = content.slice(content.indexOf("<article>"));
+    expect(articles).toContain("bash");
+    expect(articles).toContain("&quot;command&quot;: &quot;npm test&quot;");
+    expect(articles).toContain("1 passed");
+    expect(articles).not.toContain("**");
+    expect(articles).not.toContain("```");
+  });
 });
 
 describe("export as Markdown", () => {

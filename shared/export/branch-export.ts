@@ -18,7 +18,7 @@
 
 import type { ContextView, TreeNodeView } from "../ipc/contract.ts";
 import { bidiSegments, hasBidiControls, showBidiControls } from "../text/bidi.ts";
-import { contextAsMarkdown, messageMarkdown } from "./context-markdown.ts";
+import { contextAsMarkdown, messageMarkdown, PLAIN_TEXT } from "./context-markdown.ts";
 
 export interface BranchStep {
   node: TreeNodeView;
@@ -139,7 +139,8 @@ export function branchHtml(input: BranchExport): string {
   });
   const messages = context.messages.map(({ entryId, message }) => {
     const role = String(message.role);
-    const text = messageMarkdown(message as unknown as Record<string, unknown>);
+    // Plain text in a <pre>: Markdown's marks would show as typed there.
+    const text = messageMarkdown(message as unknown as Record<string, unknown>, PLAIN_TEXT);
     return `<article><h3>${isolatedHtml(role)} <code>${sessionTextHtml(entryId)}</code></h3><pre dir="auto">${sessionTextHtml(text)}</pre></article>`;
   });
   return `<!doctype html>

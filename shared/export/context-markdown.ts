@@ -55,8 +55,17 @@ function bashNotes(message: Record<string, unknown>): string[] {
   return notes;
 }
 
-/** One message as Markdown, as the preview shows it. */
-export function messageMarkdown(message: Record<string, unknown>): string {
+/** How a message's emphasis and code are written: Markdown, or plain text for a `<pre>` (the HTML export). */
+interface TextStyle {
+  strong(text: string): string;
+  code(text: string, language?: string): string;
+}
+
+const MARKDOWN: TextStyle = { strong: (text) => `**${text}**`, code: fence };
+export const PLAIN_TEXT: TextStyle = { strong: (text) => text, code: (text) => text };
+
+/** One message as Markdown, as the preview shows it (or, with `PLAIN_TEXT`, as plain text). */
+export function messageMarkdown(message: Record<string, unknown>, style: TextStyle = MARKDOWN): string {
   const parts: string[] = [];
   const role = message.role;
   // A role this version does not know: its content, as for a user's message.
@@ -76,23 +85,24 @@ export function messageMarkdown(message: Record<string, unknown>): string {
           );
         else if (block.type === "toolCall")
           parts.push(
-            `**${String(block.name)}**\n\n${fence(JSON.stringify(block.arguments ?? {}, null, 2), "json")}`,
+            `${style.strong(String(block.name))}\n\n${style.code(JSON.stringify(block.arguments ?? {}, null, 2), "json")}`,
           );
       }
-      if (typeof message.errorMessage === "string") parts.push(`**Error:** ${message.errorMessage}`);
+      if (typeof message.errorMessage === "string")
+        parts.push(`${style.strong("Error:")} ${message.errorMessage}`);
       break;
     }
     case "toolResult":
       parts.push(
-        `**${String(message.toolName)}**${message.isError ? " (error)" : ""}`,
-        fence(textOf(message.content)),
+        `${style.strong(String(message.toolName))}${message.isError ? " (error)" : ""}`,
+        style.code(textOf(message.content)),
       );
       for (const block of Array.isArray(message.content) ? message.content : []) {
         if (isRecord(block) && block.type === "image") parts.push(contentMarkdown([block]));
       }
       break;
     case "bashExecution":
-      parts.push(fence(`$ ${String(message.command)}\n${String(message.output ?? "")}`, "sh"));
+      parts.push(style.code(`$ ${String(message.command)}\n${String(message.output ?? "")}`, "sh"));
       parts.push(bashNotes(message).join(" "));
       break;
     case "branchSummary":
