@@ -574,13 +574,13 @@ describe("a large session", () => {
     // a0, u1, a1 fold into a chain: the chain stands for the hidden leaf.
     expect(explorer.controller.model()!.leafHost).toBe(chainId("a0"));
     expect(explorer.node(chainId("a0"))!.textContent).toContain("leaf ↓");
-    expect(screen.getByText(/the leaf l0 \(label\) is hidden by this filter/)).toBeTruthy();
+    expect(screen.getByText(/the file's last entry is a label, hidden by this filter/)).toBeTruthy();
     act(() => explorer.controller.setFilterMode("all"));
     await waitFor(() => expect(explorer.node("l0")!.textContent).toContain("leaf"));
     // Folded away: the status line says so, not that the filter hides it.
     act(() => explorer.controller.toggleFold("u0"));
     await waitFor(() => expect(explorer.node("l0")).toBeNull());
-    expect(screen.getByText(/the leaf l0 \(label\) is hidden in a folded branch/)).toBeTruthy();
+    expect(screen.getByText(/the file's last entry is a label, hidden in a folded branch/)).toBeTruthy();
     explorer.unmount();
   });
 });

@@ -12,6 +12,8 @@
  */
 
 import type { ArborClient } from "../../../shared/ipc/contract.ts";
+import { createBranches } from "../branch-map/branches-part.ts";
+import { graphPanelSize } from "../branch-map/default-view.ts";
 import type { Controller, ControllerOptions } from "./controller/api.ts";
 import { createAppearance } from "./controller/appearance.ts";
 import { createContextPreview } from "./controller/context-preview.ts";
@@ -46,11 +48,17 @@ export function createController(
   const search = createSearch(kit, navigation);
   const labels = createLabels(kit);
   const appearance = createAppearance(kit);
+  const branches = createBranches(kit, {
+    navigator: navigation,
+    select: navigation.actions.select,
+    viewport: options.graphViewport ?? graphPanelSize,
+  });
 
   return {
     stores,
     selectors,
     model: kit.model,
+    branches,
     async start() {
       // Each part follows its own events (one store's listeners run in the order they subscribed).
       for (const part of [library, session, preview, search, appearance]) part.subscribe();

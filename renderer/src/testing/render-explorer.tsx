@@ -44,6 +44,11 @@ export async function renderExplorer(
     prepare?: (client: FakeClient) => void;
     /** `ControllerOptions.searchAsTypedBelow`: a small session can stand for a large one. */
     searchAsTypedBelow?: number;
+    /**
+     * The entry graph's size on screen, which decides the default view (branch-map/default-view.ts). None by
+     * default: the entry graph shows, as the tests written before the map expect.
+     */
+    graphViewport?: { width: number; height: number };
   } = {},
 ): Promise<Explorer> {
   const client = createFakeClient(sessions, options.client);
@@ -56,6 +61,7 @@ export async function renderExplorer(
       clipboard.push(text);
     },
     ...(options.searchAsTypedBelow === undefined ? {} : { searchAsTypedBelow: options.searchAsTypedBelow }),
+    graphViewport: () => options.graphViewport ?? { width: 0, height: 0 },
   });
   const result = render(
     <ControllerProvider controller={controller}>

@@ -6,6 +6,7 @@
 
 import type { ThemePreference } from "../../../../shared/ipc/contract.ts";
 import type { FilterMode, LayoutDirection } from "../../../../shared/graph/index.ts";
+import type { Branches, ViewportSize } from "../../branch-map/branches-part.ts";
 import type { GraphModel, GraphSelectors } from "../graph-model.ts";
 import type { ContextMode, LibrarySort, Stores } from "../stores.ts";
 
@@ -21,6 +22,8 @@ export interface ControllerOptions {
    * browser opens them again).
    */
   showInAddress?: ((sessionId: string, leafId: string | null) => void) | undefined;
+  /** The entry graph's size on screen (which view a session opens in depends on it); the DOM's by default. */
+  graphViewport?: ViewportSize;
 }
 
 export interface Controller {
@@ -29,6 +32,8 @@ export interface Controller {
   start(): Promise<void>;
   dispose(): void;
   model(): GraphModel | null;
+  /** The branch map, the view shown (map or entries) and the compare pane (branch-map/branches-part.ts). */
+  readonly branches: Branches;
   /** How long the search box waits for typing to pause before searching: 0 (every key) unless the session is large. */
   searchPauseMs(): number;
   // library

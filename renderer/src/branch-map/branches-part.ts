@@ -1,0 +1,335 @@
+/**
+ * The branches part of the controller: which view the graph panel shows
+ * (the branch map or the entry graph), the open session's branch map
+ * (`session.branches`, asked for once something shows it: the map view, the
+ * tip picker; the main process builds its branch model on the first ask,
+ * seconds for 100k entries, so a session only looked at as entries never
+ * pays for it), kept fresh while entries are appended by asking again at
+ * most every 500 ms (the main process updates its model incrementally, so
+ * that is cheap there, and the renderer keeps no second model), the map's
+ * folds and keyboard cursor, and the compare pane (`session.compare`).
+ */
+
+import { createStore, type StoreApi } from "zustand/vanilla";
+import type { BranchMap } from "../../../shared/branches/index.ts";
+import type { CompareRequest, CompareView, ContextView } from "../../../shared/ipc/contract.ts";
+import { screenErrors } from "../../../shared/error-texts.ts";
+import type { ControllerKit } from "../state/controller/kit.ts";
+import { messageOf } from "../state/controller/kit.ts";
+import type { Navigator } from "../state/controller/navigator.ts";
+import type { LoadStatus } from "../state/stores.ts";
+import { chooseDefaultView, type GraphView } from "./default-view.ts";
+
+/** While entries are appended, the map is asked for again at most this often. */
+export const MAP_REFRESH_MS = 500;
+
+/** Names of the performance marks the e2e perf test reads. */
+export const VIEW_ARRIVED_MARK = "arbor:view-arrived";
+export const MAP_DATA_MARK = "arbor:map-data";
+export const MAP_PAINTED_MARK = "arbor:map-painted";
+
+export type CompareMode = "entries" | "context";
+
+export interface CompareState {
+  status: LoadStatus;
+  error: string | null;
+  request: CompareRequest;
+  view: CompareView | null;
+  mode: CompareMode;
+  /** Show the shared prefix's entries (collapsed by default). */
+  sharedShown: boolean;
+}
+
+export interface BranchesState {
+  view: GraphView;
+  /** The user chose the view for this session: the default rule no longer decides it. */
+  chosen: boolean;
+  sessionId: string | null;
+  map: BranchMap | null;
+  mapStatus: LoadStatus;
+  mapError: string | null;
+  /** Segments whose retries are shown (folded runs the user opened). */
+  expanded: ReadonlySet<string>;
+  /** The map's keyboard cursor: a row's key (its first segment). */
+  mapCursor: string | null;
+  compare: CompareState | null;
+  /** The tip picker ("Compare with…"): the tip the comparison starts from. */
+  picker: { leftId: string } | null;
+}
+
+export const initialBranchesState: BranchesState = {
+  view: "entries",
+  chosen: false,
+  sessionId: null,
+  map: null,
+  mapStatus: "idle",
+  mapError: null,
+  expanded: new Set(),
+  mapCursor: null,
+  compare: null,
+  picker: null,
+};
+
+/** The size the entry graph would have on screen (0 by 0 when it is not laid out: a test's DOM). */
+export type ViewportSize = () => { width: number; height: number };
+
+export interface Branches {
+  readonly store: StoreApi<BranchesState>;
+  setView(view: GraphView): void;
+  toggleView(): void;
+  /** Shows or folds the retries of a map row's segments. */
+  toggleRow(segmentIds: readonly string[]): void;
+  setMapCursor(key: string | null): void;
+  /** Opens an entry in the entry graph: selects it and centres it there. */
+  openInGraph(entryId: string): void;
+  /** Compares two tips (the right one of another session when `sessionId` is given). */
+  compare(leftId: string, right: { leafId: string; sessionId?: string }): Promise<void>;
+  /** Asks for more turns of message detail from `fromTurn`. */
+  loadTurns(fromTurn: number, turns: number): Promise<void>;
+  swapSides(): void;
+  setCompareMode(mode: CompareMode): void;
+  showShared(shown: boolean): void;
+  closeCompare(): void;
+  openPicker(leftId: string): void;
+  closePicker(): void;
+  /** Closes the compare pane and shows an entry of the open session in the graph. */
+  revealFromCompare(entryId: string): void;
+  copyComparison(markdown: string): Promise<void>;
+  /** The whole text of an entry of the open session (a compared text cut short), or null. */
+  entryText(entryId: string): Promise<string | null>;
+  /** "What the model sees" from an entry of the open session, or null when it cannot be read. */
+  modelContext(leafId: string): Promise<ContextView | null>;
+}
+
+export interface BranchesNeeds {
+  navigator: Pick<Navigator, "reveal">;
+  select(entryId: string): void;
+  viewport: ViewportSize;
+}
+
+function mark(name: string): void {
+  if (typeof performance !== "undefined" && typeof performance.mark === "function") performance.mark(name);
+}
+
+export function createBranches(kit: ControllerKit, needs: BranchesNeeds): Branches {
+  const store = createStore<BranchesState>()(() => ({ ...initialBranchesState }));
+  const { session } = kit.stores;
+  let mapSerial = 0;
+  let compareSerial = 0;
+  let refresh: ReturnType<typeof setTimeout> | null = null;
+
+  async function loadMap() {
+    const serial = ++mapSerial;
+    if (store.getState().map === null) store.setState({ mapStatus: "loading", mapError: null });
+    try {
+      const map = await kit.client.request("session.branches", {});
+      if (serial !== mapSerial || kit.isDisposed()) return;
+      mark(MAP_DATA_MARK);
+      store.setState({ map, mapStatus: "ready", mapError: null });
+    } catch (error) {
+      if (serial !== mapSerial || kit.isDisposed()) return;
+      store.setState({ mapStatus: "error", mapError: screenErrors.branchMapNotBuilt(messageOf(error)) });
+    }
+  }
+
+  /** A view shown whole (an open, a reload): a new map, and the default view for it. */
+  function viewShown() {
+    const state = session.getState();
+    const view = state.view;
+    mark(VIEW_ARRIVED_MARK);
+    if (refresh !== null) kit.cancel(refresh);
+    refresh = null;
+    const same = view !== null && view.sessionId === store.getState().sessionId;
+    const model = kit.model();
+    const defaultView = model === null ? "entries" : chooseDefaultView(model.layout, needs.viewport());
+    store.setState({
+      ...initialBranchesState,
+      sessionId: view?.sessionId ?? null,
+      view: same && store.getState().chosen ? store.getState().view : defaultView,
+      chosen: same && store.getState().chosen,
+      expanded: same ? store.getState().expanded : new Set(),
+    });
+    if (store.getState().view === "map") ensureMap();
+  }
+
+  /** Asks for the map unless it is here or on its way. */
+  function ensureMap() {
+    const state = store.getState();
+    const view = session.getState().view;
+    if (view === null || view.nodes.count === 0 || state.map !== null || state.mapStatus === "loading")
+      return;
+    void loadMap();
+  }
+
+  function appended() {
+    // Only a map asked for is kept fresh.
+    if (refresh !== null || store.getState().mapStatus === "idle") return;
+    refresh = kit.later(MAP_REFRESH_MS, () => {
+      refresh = null;
+      void loadMap();
+    });
+  }
+
+  kit.own(
+    session.subscribe((state, previous) => {
+      if (state.view === previous.view) return;
+      if (state.view === null) {
+        store.setState({ ...initialBranchesState });
+        return;
+      }
+      if (state.layoutEpoch !== previous.layoutEpoch || state.view.sessionId !== previous.view?.sessionId) {
+        viewShown();
+      } else appended();
+    }),
+  );
+
+  async function compare(leftId: string, right: { leafId: string; sessionId?: string }) {
+    const request: CompareRequest = { left: { leafId: leftId }, right };
+    const serial = ++compareSerial;
+    const mode = store.getState().compare?.mode ?? "entries";
+    store.setState({
+      picker: null,
+      compare: { status: "loading", error: null, request, view: null, mode, sharedShown: false },
+    });
+    try {
+      const view = await kit.client.request("session.compare", request);
+      if (serial !== compareSerial || kit.isDisposed()) return;
+      store.setState({ compare: { status: "ready", error: null, request, view, mode, sharedShown: false } });
+    } catch (error) {
+      if (serial !== compareSerial || kit.isDisposed()) return;
+      store.setState({
+        compare: {
+          status: "error",
+          error: screenErrors.comparisonNotMade(messageOf(error)),
+          request,
+          view: null,
+          mode,
+          sharedShown: false,
+        },
+      });
+    }
+  }
+
+  async function loadTurns(fromTurn: number, turns: number) {
+    const current = store.getState().compare;
+    if (!current?.view) return;
+    const serial = compareSerial;
+    try {
+      const view = await kit.client.request("session.compare", {
+        ...current.request,
+        detail: { fromTurn, turns },
+      });
+      const now = store.getState().compare;
+      if (serial !== compareSerial || kit.isDisposed() || !now?.view) return;
+      const known = new Set(now.view.detail.turns.map((turn) => turn.turn));
+      const added = view.detail.turns.filter((turn) => !known.has(turn.turn));
+      const merged = [...now.view.detail.turns, ...added].sort((a, b) => a.turn - b.turn);
+      store.setState({ compare: { ...now, view: { ...now.view, detail: { from: 0, turns: merged } } } });
+    } catch (error) {
+      kit.notify("error", messageOf(error));
+    }
+  }
+
+  function setView(view: GraphView) {
+    store.setState({ view, chosen: true });
+    if (view === "map") ensureMap();
+  }
+
+  return {
+    store,
+    setView,
+    toggleView: () => setView(store.getState().view === "map" ? "entries" : "map"),
+    toggleRow(segmentIds) {
+      const expanded = new Set(store.getState().expanded);
+      const open = segmentIds.some((id) => expanded.has(id));
+      for (const id of segmentIds) {
+        if (open) expanded.delete(id);
+        else expanded.add(id);
+      }
+      store.setState({ expanded });
+    },
+    setMapCursor: (key) => store.setState({ mapCursor: key }),
+    openInGraph(entryId) {
+      setView("entries");
+      needs.select(entryId);
+      needs.navigator.reveal(entryId, false);
+    },
+    compare,
+    loadTurns,
+    swapSides() {
+      const current = store.getState().compare;
+      if (!current) return;
+      const { left, right } = current.request;
+      // Only a tip of the open session can be the left side (session.compare reads the left side there).
+      if (right.sessionId !== undefined && right.sessionId !== session.getState().view?.sessionId) {
+        kit.notify("error", screenErrors.swapNeedsOpenSession);
+        return;
+      }
+      void compare(right.leafId, { leafId: left.leafId });
+    },
+    setCompareMode(mode) {
+      const current = store.getState().compare;
+      if (current) store.setState({ compare: { ...current, mode } });
+    },
+    showShared(shown) {
+      const current = store.getState().compare;
+      if (current) store.setState({ compare: { ...current, sharedShown: shown } });
+    },
+    closeCompare() {
+      ++compareSerial;
+      store.setState({ compare: null });
+    },
+    openPicker(leftId) {
+      store.setState({ picker: { leftId } });
+      ensureMap();
+    },
+    closePicker: () => store.setState({ picker: null }),
+    revealFromCompare(entryId) {
+      ++compareSerial;
+      store.setState({ compare: null, view: "entries", chosen: true });
+      needs.select(entryId);
+      needs.navigator.reveal(entryId, false);
+    },
+    async entryText(entryId) {
+      try {
+        const { entry } = await kit.client.request("session.entry", { entryId });
+        return textOfEntry(entry);
+      } catch (error) {
+        kit.notify("error", screenErrors.entryNotRead(messageOf(error)));
+        return null;
+      }
+    },
+    async modelContext(leafId) {
+      try {
+        return await kit.client.request("session.context", { leafId, llm: true });
+      } catch {
+        return null;
+      }
+    },
+    async copyComparison(markdown) {
+      try {
+        await kit.writeClipboard(markdown);
+        kit.notify("info", "Comparison copied as Markdown.");
+      } catch (error) {
+        kit.notify("error", screenErrors.comparisonNotCopied(messageOf(error)));
+      }
+    },
+  };
+}
+
+/** An entry's text as the compare view shows it whole: a message's text parts, a summary, else its JSON. */
+export function textOfEntry(entry: unknown): string {
+  const record = entry as { message?: { content?: unknown }; summary?: unknown };
+  const content = record.message?.content;
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) {
+    return content
+      .map((part: { type?: string; text?: string; thinking?: string }) =>
+        part.type === "text" ? (part.text ?? "") : part.type === "thinking" ? (part.thinking ?? "") : "",
+      )
+      .filter((text) => text !== "")
+      .join("\n\n");
+  }
+  if (typeof record.summary === "string") return record.summary;
+  return JSON.stringify(entry, null, 2);
+}
