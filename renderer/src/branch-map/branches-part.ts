@@ -55,6 +55,8 @@ export interface BranchesState {
   compare: CompareState | null;
   /** The tip picker ("Compare with…"): the tip the comparison starts from. */
   picker: { leftId: string } | null;
+  /** Library sessions marked (Ctrl/Cmd-click) to compare, at most two, the first the left side. */
+  marked: readonly string[];
 }
 
 export const initialBranchesState: BranchesState = {
@@ -68,6 +70,7 @@ export const initialBranchesState: BranchesState = {
   mapCursor: null,
   compare: null,
   picker: null,
+  marked: [],
 };
 
 /** The size the entry graph would have on screen (0 by 0 when it is not laid out: a test's DOM). */
@@ -92,6 +95,8 @@ export interface Branches {
   closeCompare(): void;
   openPicker(leftId: string): void;
   closePicker(): void;
+  /** Marks a library session for comparing, or unmarks it (null clears the marks). */
+  markForCompare(sessionId: string | null): void;
   /** Closes the compare pane and shows an entry of the open session in the graph. */
   revealFromCompare(entryId: string): void;
   copyComparison(markdown: string): Promise<void>;
@@ -144,6 +149,7 @@ export function createBranches(kit: ControllerKit, needs: BranchesNeeds): Branch
     const defaultView = model === null ? "entries" : chooseDefaultView(model.layout, needs.viewport());
     store.setState({
       ...initialBranchesState,
+      marked: store.getState().marked,
       sessionId: view?.sessionId ?? null,
       view: same && store.getState().chosen ? store.getState().view : defaultView,
       chosen: same && store.getState().chosen,
@@ -174,7 +180,7 @@ export function createBranches(kit: ControllerKit, needs: BranchesNeeds): Branch
     session.subscribe((state, previous) => {
       if (state.view === previous.view) return;
       if (state.view === null) {
-        store.setState({ ...initialBranchesState });
+        store.setState({ ...initialBranchesState, marked: store.getState().marked });
         return;
       }
       if (state.layoutEpoch !== previous.layoutEpoch || state.view.sessionId !== previous.view?.sessionId) {
@@ -284,6 +290,13 @@ export function createBranches(kit: ControllerKit, needs: BranchesNeeds): Branch
       ensureMap();
     },
     closePicker: () => store.setState({ picker: null }),
+    markForCompare(sessionId) {
+      const marked = store.getState().marked;
+      if (sessionId === null) store.setState({ marked: [] });
+      else if (marked.includes(sessionId))
+        store.setState({ marked: marked.filter((id) => id !== sessionId) });
+      else store.setState({ marked: [...marked, sessionId].slice(-2) });
+    },
     revealFromCompare(entryId) {
       ++compareSerial;
       store.setState({ compare: null, view: "entries", chosen: true });

@@ -286,6 +286,8 @@ describe("the overview scene", () => {
 describe("the overview's pointer", () => {
   it("expands a chain and selects an entry, as clicks on their DOM nodes do; titles follow the pointer", async () => {
     const explorer = await renderExplorer([{ sessionId: "b", text: sessionText(branchy) }], { open: "b" });
+    // Left to right (the default is top down): the hit slop below is measured to the left of a chain.
+    act(() => explorer.controller.setDirection("LR"));
     // A stand-in for React Flow's viewport: flow coordinates are screen coordinates, zoom 0.1.
     const pointer = createOverviewPointer(explorer.controller, {
       screenToFlowPosition: (point) => point,
