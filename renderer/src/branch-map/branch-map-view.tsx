@@ -39,6 +39,12 @@ function rowTitle(row: MapRow): string {
   return prompt?.text ?? last.facts.lastAnswer?.text ?? "(no prompt)";
 }
 
+/** "+12 retries", "+3 side branches", or "fold" for a row the user opened. */
+export function foldMark(row: MapRow): string {
+  if (row.folded.length === 0) return "fold";
+  return `+${row.retriesOnly ? count(row.foldedTips, "retry", "retries") : count(row.foldedTips, "side branch", "side branches")}`;
+}
+
 function rowFacts(row: MapRow): string {
   const entries = row.segments.reduce((sum, segment) => sum + segment.facts.entries, 0);
   const cost = row.segments.reduce((sum, segment) => sum + segment.facts.cost, 0);
@@ -112,15 +118,21 @@ function MapRowView({
           {row.leaf?.endsInError ? <span className="badge warning">ends in an error</span> : null}
         </span>
       </button>
-      {row.retries.length > 0 || unfolded ? (
+      {row.folded.length > 0 || unfolded ? (
         <button
           type="button"
           className="retries-mark"
           tabIndex={-1}
-          title="Short side branches that end within a few turns: show them / fold them (Space)"
+          title={
+            row.folded.length === 0
+              ? "Fold the side branches of this row again (Space)"
+              : row.retriesOnly
+                ? "Side branches that end within a few turns (retries): show them (Space)"
+                : "Side branches folded to keep the map on one screen: show them (Space)"
+          }
           onClick={() => branches.toggleRow(row.segments.map((segment) => segment.id))}
         >
-          {row.retries.length > 0 ? `+${count(row.retries.length, "retry", "retries")}` : "fold retries"}
+          {foldMark(row)}
         </button>
       ) : null}
     </div>
@@ -161,13 +173,13 @@ function MapLanes({
     const classes = ["map-dot"];
     if (shown.onPath.has(row.row)) classes.push("on-path");
     if (row.leaf) classes.push("tip");
-    if (row.retries.length > 0) classes.push("folded");
+    if (row.folded.length > 0) classes.push("folded");
     paths.push(
       <circle
         key={`d${row.row}`}
         cx={laneX(row.lane, laneWidth)}
         cy={row.row * MAP_ROW_HEIGHT + dotY}
-        r={row.retries.length > 0 ? 6 : 4.5}
+        r={row.folded.length > 0 ? 6 : 4.5}
         className={classes.join(" ")}
       />,
     );

@@ -1,25 +1,37 @@
 /**
  * The branch map's rows, pure: the segment tree of `session.branches` laid
  * out top-down like a commit graph (one row per segment, each in a lane),
- * with short side branches folded. A side branch is "short" when it ends
- * without branching again within a few turns (a retry); a run of segments
- * that only shed retries folds into one row "+N retries", so a session of a
+ * side branches folded so the map fits a screen. At each branch point the
+ * largest subtree goes on; the others fold into a mark on the row ("+N
+ * retries" when they are short dead ends, "+N side branches" otherwise), and
+ * a run of segments that only shed folded branches is one row. Folds then
+ * open, largest first, while the map stays within a screenful of rows
+ * (`ROW_BUDGET`), so a small session shows every branch and a session of a
  * thousand tips reads at a glance. The branches that must stay visible (the
- * selected entry's, the file's leaf's, labelled ones) are never folded.
+ * selected entry's, the file's leaf's) never fold; the user opens any fold
+ * with a click.
  */
 
 import type { BranchLeaf, BranchMap, SegmentInfo } from "../../../shared/branches/index.ts";
 
-/** A side branch ending within this many turns, without branching again, is a retry. */
+/** A folded dead end of at most this many turns is a retry. */
 export const RETRY_MAX_TURNS = 10;
+/** Rows the map opens folds up to (about a screenful at the map's row height). */
+export const ROW_BUDGET = 24;
+/** Folds tried open at most, so a huge map is laid out in bounded time. */
+const OPEN_ATTEMPTS = 60;
 
 export interface MapRow {
   /** The first segment's id (a run's too). */
   key: string;
   /** The segments the row stands for: one, or a folded run of them (root to tip order). */
   segments: SegmentInfo[];
-  /** The retries folded into this row (none when expanded or when there are none). */
-  retries: SegmentInfo[];
+  /** First segments of the side branches folded into this row. */
+  folded: SegmentInfo[];
+  /** Tips in the folded side branches. */
+  foldedTips: number;
+  /** Every folded side branch is a short dead end (a retry). */
+  retriesOnly: boolean;
   /** The branch that ends in the row's last segment, if one does. */
   leaf: BranchLeaf | null;
   /** Row index of the row it continues (null for a root). */
@@ -32,54 +44,56 @@ export interface MapLayout {
   rows: MapRow[];
   /** Lanes used (the widest point of the map). */
   lanes: number;
-  /** The row showing each segment (a folded retry shows in its run's row). */
-  rowOfSegment: ReadonlyMap<string, number>;
-  /** Retries folded in all. */
+  /** Tips folded away in all. */
   folded: number;
 }
 
 export interface MapLayoutOptions {
   /** Segments whose branches must stay visible: the selected path's, the file leaf's. */
   keep: ReadonlySet<string>;
-  /** Rows (by key) the user unfolded. */
+  /** Segments the user opened: all their children are drawn. */
   expanded: ReadonlySet<string>;
+  /** Rows folds open up to (default `ROW_BUDGET`). */
+  budget?: number;
 }
 
 interface Tree {
   byId: Map<string, SegmentInfo>;
   leafOf: Map<string, BranchLeaf>;
-  /** Segments on the way to a kept segment (the kept ones included). */
+  /** Segments on the way to a kept segment (those included). */
   kept: Set<string>;
   /** Segments in each segment's subtree (itself included). */
   size: Map<string, number>;
+  /** Tips in each segment's subtree. */
+  tips: Map<string, number>;
 }
 
-function isRetry(segment: SegmentInfo, tree: Tree): boolean {
-  if (segment.children.length > 0 || segment.parentId === null) return false;
-  if (tree.kept.has(segment.id) || segment.facts.labels.length > 0) return false;
-  return segment.facts.turns <= RETRY_MAX_TURNS;
+function childrenOf(segment: SegmentInfo, tree: Tree): SegmentInfo[] {
+  return segment.children.map((id) => tree.byId.get(id)).filter((child) => child !== undefined);
 }
 
-/** A segment's children split into the ones drawn and the retries folded (at least one child stays drawn). */
-function splitChildren(segment: SegmentInfo, tree: Tree): { drawn: SegmentInfo[]; retries: SegmentInfo[] } {
-  const children = segment.children.map((id) => tree.byId.get(id)).filter((s) => s !== undefined);
-  const drawn = children.filter((child) => !isRetry(child, tree));
-  const retries = children.filter((child) => isRetry(child, tree));
-  if (drawn.length === 0 && retries.length > 0) {
-    // All retries: the longest one stays as the branch's continuation.
-    const longest = retries.reduce((best, child) =>
-      child.facts.entries > best.facts.entries ? child : best,
-    );
-    return { drawn: [longest], retries: retries.filter((child) => child !== longest) };
-  }
-  return { drawn, retries };
+/** The child that goes on in its parent's lane: the largest subtree (not the kept one, or lanes would jump). */
+function mainChild(children: SegmentInfo[], tree: Tree): SegmentInfo | undefined {
+  let main = children[0];
+  for (const child of children)
+    if ((tree.size.get(child.id) ?? 1) > (tree.size.get(main!.id) ?? 1)) main = child;
+  return main;
 }
 
-function keptSegments(
-  map: BranchMap,
-  byId: Map<string, SegmentInfo>,
-  keep: ReadonlySet<string>,
-): Set<string> {
+/** A segment's children split into the ones drawn and the side branches folded. */
+function splitChildren(
+  segment: SegmentInfo,
+  tree: Tree,
+  open: ReadonlySet<string>,
+): { drawn: SegmentInfo[]; folded: SegmentInfo[] } {
+  const children = childrenOf(segment, tree);
+  if (open.has(segment.id)) return { drawn: children, folded: [] };
+  const main = mainChild(children, tree);
+  const drawn = children.filter((child) => child === main || tree.kept.has(child.id));
+  return { drawn, folded: children.filter((child) => !drawn.includes(child)) };
+}
+
+function keptSegments(byId: Map<string, SegmentInfo>, keep: ReadonlySet<string>): Set<string> {
   const kept = new Set<string>();
   for (const id of keep) {
     let at = byId.get(id);
@@ -88,53 +102,49 @@ function keptSegments(
       at = at.parentId === null ? undefined : byId.get(at.parentId);
     }
   }
-  for (const leaf of map.leaves) if (leaf.label !== null) kept.add(leaf.segmentId);
   return kept;
 }
 
 /** The rows in depth-first order, runs folded, and each row's parent row (no lanes yet). */
-function buildRows(map: BranchMap, tree: Tree, expanded: ReadonlySet<string>): MapRow[] {
+function buildRows(map: BranchMap, tree: Tree, open: ReadonlySet<string>): MapRow[] {
   const rows: MapRow[] = [];
   const roots = map.segments.filter((segment) => segment.parentId === null);
   // An explicit stack: a session of 30,000 nested segments must not overflow the call stack.
   const stack: { segment: SegmentInfo; parentRow: number | null }[] = roots
     .reverse()
     .map((segment) => ({ segment, parentRow: null }));
-  const sheds = (split: { drawn: SegmentInfo[]; retries: SegmentInfo[] }) =>
-    split.drawn.length === 1 && split.retries.length > 0;
+  const sheds = (split: { drawn: SegmentInfo[]; folded: SegmentInfo[] }) =>
+    split.drawn.length === 1 && split.folded.length > 0;
   while (stack.length > 0) {
     const { segment: first, parentRow } = stack.pop()!;
     const segments = [first];
-    const retries: SegmentInfo[] = [];
-    let children: SegmentInfo[];
-    if (expanded.has(first.id)) {
-      children = first.children.map((id) => tree.byId.get(id)).filter((s) => s !== undefined);
-    } else {
-      let split = splitChildren(first, tree);
-      retries.push(...split.retries);
-      // A run: each segment sheds retries and goes on in its one drawn child, which does the same.
-      while (sheds(split)) {
-        const next = split.drawn[0]!;
-        const nextSplit = splitChildren(next, tree);
-        if (expanded.has(next.id) || !sheds(nextSplit)) break;
-        segments.push(next);
-        retries.push(...nextSplit.retries);
-        split = nextSplit;
-      }
-      children = split.drawn;
+    let split = splitChildren(first, tree, open);
+    const folded = [...split.folded];
+    // A run: each segment sheds folded side branches and goes on in its one drawn child, which does the same.
+    while (sheds(split)) {
+      const next = split.drawn[0]!;
+      const nextSplit = splitChildren(next, tree, open);
+      if (!sheds(nextSplit)) break;
+      segments.push(next);
+      folded.push(...nextSplit.folded);
+      split = nextSplit;
     }
     const last = segments[segments.length - 1]!;
     const row: MapRow = {
       key: first.id,
       segments,
-      retries,
+      folded,
+      foldedTips: folded.reduce((sum, segment) => sum + (tree.tips.get(segment.id) ?? 1), 0),
+      retriesOnly: folded.every(
+        (segment) => segment.children.length === 0 && segment.facts.turns <= RETRY_MAX_TURNS,
+      ),
       leaf: tree.leafOf.get(last.id) ?? null,
       parentRow,
       row: rows.length,
       lane: 0,
     };
     rows.push(row);
-    const ordered = mainLast(children, tree);
+    const ordered = mainLast(split.drawn, tree);
     for (let i = ordered.length - 1; i >= 0; i--) stack.push({ segment: ordered[i]!, parentRow: row.row });
   }
   return rows;
@@ -146,10 +156,7 @@ function buildRows(map: BranchMap, tree: Tree, expanded: ReadonlySet<string>): M
  */
 function mainLast(children: SegmentInfo[], tree: Tree): SegmentInfo[] {
   if (children.length < 2) return children;
-  let main = children[0]!;
-  // Not the kept one: the lanes would move each time the selection goes to another branch.
-  const weight = (segment: SegmentInfo) => tree.size.get(segment.id) ?? 1;
-  for (const child of children) if (weight(child) > weight(main)) main = child;
+  const main = mainChild(children, tree)!;
   return [...children.filter((child) => child !== main), main];
 }
 
@@ -184,25 +191,59 @@ function assignLanes(rows: MapRow[]): number {
   return busyUntil.length;
 }
 
+/** Segments that fold side branches when closed, the most folded tips first. */
+function foldCandidates(map: BranchMap, tree: Tree): string[] {
+  const weighed: { id: string; tips: number }[] = [];
+  for (const segment of map.segments) {
+    if (segment.children.length < 2) continue;
+    const { folded } = splitChildren(segment, tree, NONE_OPEN);
+    const tips = folded.reduce((sum, child) => sum + (tree.tips.get(child.id) ?? 1), 0);
+    if (tips > 0) weighed.push({ id: segment.id, tips });
+  }
+  weighed.sort((a, b) => b.tips - a.tips);
+  return weighed.map((candidate) => candidate.id);
+}
+
+const NONE_OPEN: ReadonlySet<string> = new Set();
+
 export function layoutBranchMap(map: BranchMap, options: MapLayoutOptions): MapLayout {
   const byId = new Map(map.segments.map((segment) => [segment.id, segment]));
   const leafOf = new Map(map.leaves.map((leaf) => [leaf.segmentId, leaf]));
   const size = new Map<string, number>();
+  const tips = new Map<string, number>();
+  // Segments are depth first: children after their parent, so backwards each subtree is summed before its root.
   for (let i = map.segments.length - 1; i >= 0; i--) {
     const segment = map.segments[i]!;
     let total = 1;
-    for (const child of segment.children) total += size.get(child) ?? 0;
+    let ends = segment.children.length === 0 ? 1 : 0;
+    for (const child of segment.children) {
+      total += size.get(child) ?? 0;
+      ends += tips.get(child) ?? 0;
+    }
     size.set(segment.id, total);
+    tips.set(segment.id, ends);
   }
-  const tree: Tree = { byId, leafOf, kept: keptSegments(map, byId, options.keep), size };
-  const rows = buildRows(map, tree, options.expanded);
+  const tree: Tree = { byId, leafOf, kept: keptSegments(byId, options.keep), size, tips };
+  const budget = options.budget ?? ROW_BUDGET;
+  const open = new Set(options.expanded);
+  let rows = buildRows(map, tree, open);
+  // Open folds while the map stays within the budget, the segment holding the most folded tips first: the
+  // largest alternatives show, the one-turn retries stay counted.
+  if (rows.length < budget) {
+    let shown = new Set(rows.flatMap((row) => row.segments.map((segment) => segment.id)));
+    let attempts = 0;
+    for (const candidate of foldCandidates(map, tree)) {
+      if (rows.length >= budget || attempts >= OPEN_ATTEMPTS) break;
+      if (open.has(candidate) || !shown.has(candidate)) continue;
+      attempts++;
+      const widerRows = buildRows(map, tree, new Set(open).add(candidate));
+      if (widerRows.length > budget) continue;
+      open.add(candidate);
+      rows = widerRows;
+      shown = new Set(rows.flatMap((row) => row.segments.map((segment) => segment.id)));
+    }
+  }
   const lanes = assignLanes(rows);
-  const rowOfSegment = new Map<string, number>();
-  let folded = 0;
-  for (const row of rows) {
-    for (const segment of row.segments) rowOfSegment.set(segment.id, row.row);
-    for (const retry of row.retries) rowOfSegment.set(retry.id, row.row);
-    folded += row.retries.length;
-  }
-  return { rows, lanes, rowOfSegment, folded };
+  const folded = rows.reduce((sum, row) => sum + row.foldedTips, 0);
+  return { rows, lanes, folded };
 }

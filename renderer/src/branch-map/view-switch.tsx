@@ -41,8 +41,7 @@ export function MapStatus() {
   const entries = useSession((s) => s.view?.nodes.count ?? 0);
   if (!map) return <div className="graph-status" aria-live="polite" />;
   const { layout } = currentShownMap(map, path, fileLeafId, expanded);
-  const folded =
-    layout.folded > 0 ? `; ${count(layout.folded, "short side branch", "short side branches")} folded` : "";
+  const folded = layout.folded > 0 ? `; ${count(layout.folded, "branch", "branches")} folded into marks` : "";
   return (
     <div
       className="graph-status"
