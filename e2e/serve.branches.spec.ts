@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { generateFile } from "../bench/generate.ts";
 import {
+  expandAllChains,
   expectPreviewOf,
   graphPanel,
   node,
@@ -52,6 +53,7 @@ function writeRetrySession(root: string): typeof retry {
   const dir = join(root, "--home-e2e-projects-retry--");
   mkdirSync(dir, { recursive: true });
   let second = 0;
+  const BASE = Date.parse("2026-05-01T10:00:00.000Z");
   const lines: object[] = [
     {
       type: "session",
@@ -93,7 +95,7 @@ function writeRetrySession(root: string): typeof retry {
       model: "claude-sonnet-4-5",
       usage: usage(cost),
       stopReason: tool ? "toolUse" : "stop",
-      timestamp: second * 1000,
+      timestamp: BASE + second * 1000,
     },
   });
   const result = (callId: string, text: string, isError: boolean) => ({
@@ -103,10 +105,12 @@ function writeRetrySession(root: string): typeof retry {
       toolName: "bash",
       content: [{ type: "text", text }],
       isError,
-      timestamp: second * 1000,
+      timestamp: BASE + second * 1000,
     },
   });
-  const userText = (text: string) => ({ message: { role: "user", content: text, timestamp: second * 1000 } });
+  const userText = (text: string) => ({
+    message: { role: "user", content: text, timestamp: BASE + second * 1000 },
+  });
   lines.push({
     type: "session_info",
     id: "n0000001",
@@ -264,7 +268,9 @@ test("a large session with many tips opens in the branch map, readable, its retr
   expect(branches).toBeGreaterThan(100);
   // Folded: far fewer rows than branches, all on one screen.
   expect(rows).toBeLessThan(branches / 5);
-  await expect(mapView(page).locator(".retries-mark").first()).toContainText(/^\+\d+ (retry|retries|side branch|side branches)$/);
+  await expect(mapView(page).locator(".retries-mark").first()).toContainText(
+    /^\+\d+ (retry|retries|side branch|side branches)$/,
+  );
   expect(await mapTextPx(page)).toBeGreaterThanOrEqual(READABLE_PX);
   await shot(page, "map-big-light");
   await setTheme(page, "dark");
@@ -291,9 +297,12 @@ test("compare from the graph: select a tip, Shift-click another", async ({ page 
   await openApp(page, serve.url);
   await open(page, retry.name);
   await expect(page.getByTestId("graph")).toBeVisible();
-  await node(page, retry.firstTip).click();
+  // The tips sit at the ends of folded chains: open them all.
+  await expandAllChains(page);
+  // Near their top-left corners: the minimap sits over the bottom right of the canvas.
+  await node(page, retry.firstTip).click({ position: { x: 12, y: 8 } });
   await expectPreviewOf(page, retry.firstTip);
-  await node(page, retry.secondTip).click({ modifiers: ["Shift"] });
+  await node(page, retry.secondTip).click({ modifiers: ["Shift"], position: { x: 12, y: 8 } });
   const pane = comparePane(page);
   await expect(pane).toBeVisible();
   await expect(pane.locator(".compare-head[data-side=left]")).toContainText(retry.firstTip);
@@ -333,7 +342,7 @@ test("compare a fork with its source from the library", async ({ page }) => {
   const forkRow = sessionRow(page, "Fork: docs instead");
   await expect(forkRow).toBeVisible();
   await page
-    .locator(".session-item", { has: forkRow })
+    .locator(".session-item", { has: page.locator(".session-name", { hasText: "Fork: docs instead" }) })
     .getByRole("button", { name: "Compare with its source" })
     .click();
   const pane = comparePane(page);
@@ -342,7 +351,11 @@ test("compare a fork with its source from the library", async ({ page }) => {
   await expect(pane.locator(".compare-head[data-side=right]")).toContainText(fork.forkTip);
   await expect(pane.locator(".compare-head[data-side=right]")).toContainText("other session");
   await expect(pane.locator(".compare-shared")).toContainText(`up to ${fork.ancestor}`);
-  await expect(pane.locator(".compare-cell.left").first()).toContainText("Run the unit tests now");
-  await expect(pane.locator(".compare-cell.right").first()).toContainText("Write the documentation instead");
+  await expect(pane.locator(".compare-cell.left:not(.empty)").first()).toContainText(
+    "Run the unit tests now",
+  );
+  await expect(pane.locator(".compare-cell.right:not(.empty)").first()).toContainText(
+    "Write the documentation instead",
+  );
   await shot(page, "compare-fork-light");
 });

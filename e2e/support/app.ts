@@ -104,15 +104,19 @@ export interface GraphStatus {
 
 /** The status line under the graph: `(3/21) Default · 27 entries, 6 nodes drawn`. */
 export async function graphStatus(page: Page): Promise<GraphStatus> {
-  const text = (await statusLine(page).textContent()) ?? "";
-  const match = /^\((\d+)\/(\d+)\) .*? · ([\d,]+) entries, ([\d,]+) nodes drawn/.exec(text);
-  if (!match) throw new Error(`unexpected status line: ${text}`);
-  const number = (value: string) => Number(value.replace(/,/g, ""));
+  const line = statusLine(page);
+  const text = (await line.textContent()) ?? "";
+  // The line is in words; its figures are in data attributes.
+  const [cursor, visible, entries, nodes] = await Promise.all(
+    ["data-cursor", "data-visible", "data-entries", "data-nodes"].map((name) => line.getAttribute(name)),
+  );
+  if (cursor == null || visible == null || entries == null || nodes == null)
+    throw new Error(`unexpected status line: ${text}`);
   return {
-    cursor: number(match[1]!),
-    visible: number(match[2]!),
-    entries: number(match[3]!),
-    nodes: number(match[4]!),
+    cursor: Number(cursor),
+    visible: Number(visible),
+    entries: Number(entries),
+    nodes: Number(nodes),
     text,
   };
 }

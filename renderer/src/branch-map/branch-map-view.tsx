@@ -214,6 +214,8 @@ export function BranchMapView() {
   const error = useBranches((s) => s.mapError);
   const expanded = useBranches((s) => s.expanded);
   const cursor = useBranches((s) => s.mapCursor);
+  const budget = useBranches((s) => s.mapBudget);
+  const controller = useController();
   const path = usePathSet();
   const fileLeafId = useSession((s) => s.view?.leafId ?? null);
   const [scroller, setScroller] = useState<HTMLElement | null>(null);
@@ -221,14 +223,19 @@ export function BranchMapView() {
   const [height, setHeight] = useState(0);
   useLayoutEffect(() => {
     if (!scroller) return;
-    const measure = () => setHeight(scroller.clientHeight);
+    const measure = () => {
+      setHeight(scroller.clientHeight);
+      // As many rows as fit on the screen, the folds opening up to that (at least a few).
+      if (scroller.clientHeight > 0)
+        controller.branches.setMapBudget(Math.max(6, Math.floor(scroller.clientHeight / MAP_ROW_HEIGHT)));
+    };
     measure();
     const observer = new ResizeObserver(measure);
     observer.observe(scroller);
     return () => observer.disconnect();
-  }, [scroller]);
+  }, [scroller, controller]);
   usePaintMark(map);
-  const shown = map ? currentShownMap(map, path, fileLeafId, expanded) : null;
+  const shown = map ? currentShownMap(map, path, fileLeafId, expanded, budget) : null;
   // The cursor's row kept in view as the arrows move it.
   useEffect(() => {
     const element = scroller;

@@ -19,6 +19,7 @@ import { messageOf } from "../state/controller/kit.ts";
 import type { Navigator } from "../state/controller/navigator.ts";
 import type { LoadStatus } from "../state/stores.ts";
 import { chooseDefaultView, type GraphView } from "./default-view.ts";
+import { ROW_BUDGET } from "./map-layout.ts";
 
 /** While entries are appended, the map is asked for again at most this often. */
 export const MAP_REFRESH_MS = 500;
@@ -57,6 +58,8 @@ export interface BranchesState {
   picker: { leftId: string } | null;
   /** Library sessions marked (Ctrl/Cmd-click) to compare, at most two, the first the left side. */
   marked: readonly string[];
+  /** Rows the map shows on one screen (its folds open up to that many): measured by the map view. */
+  mapBudget: number;
 }
 
 export const initialBranchesState: BranchesState = {
@@ -71,6 +74,7 @@ export const initialBranchesState: BranchesState = {
   compare: null,
   picker: null,
   marked: [],
+  mapBudget: ROW_BUDGET,
 };
 
 /** The size the entry graph would have on screen (0 by 0 when it is not laid out: a test's DOM). */
@@ -83,6 +87,7 @@ export interface Branches {
   /** Shows or folds the retries of a map row's segments. */
   toggleRow(segmentIds: readonly string[]): void;
   setMapCursor(key: string | null): void;
+  setMapBudget(rows: number): void;
   /** Opens an entry in the entry graph: selects it and centres it there. */
   openInGraph(entryId: string): void;
   /** Compares two tips (the right one of another session when `sessionId` is given). */
@@ -150,6 +155,7 @@ export function createBranches(kit: ControllerKit, needs: BranchesNeeds): Branch
     store.setState({
       ...initialBranchesState,
       marked: store.getState().marked,
+      mapBudget: store.getState().mapBudget,
       sessionId: view?.sessionId ?? null,
       view: same && store.getState().chosen ? store.getState().view : defaultView,
       chosen: same && store.getState().chosen,
@@ -255,6 +261,9 @@ export function createBranches(kit: ControllerKit, needs: BranchesNeeds): Branch
       store.setState({ expanded });
     },
     setMapCursor: (key) => store.setState({ mapCursor: key }),
+    setMapBudget(rows) {
+      if (rows !== store.getState().mapBudget) store.setState({ mapBudget: rows });
+    },
     openInGraph(entryId) {
       setView("entries");
       needs.select(entryId);

@@ -38,6 +38,7 @@ export function handleBranchKey(controller: Controller, event: KeyboardEvent): b
     controller.selectors.pathSet(session),
     session.view?.leafId ?? null,
     state.expanded,
+    state.mapBudget,
   );
   const rows = shown.layout.rows;
   if (rows.length === 0) return false;

@@ -33,9 +33,10 @@ export function shownMap(
   path: PathIds,
   fileLeafId: string | null,
   expanded: ReadonlySet<string>,
+  budget: number,
 ): ShownMap {
   const keep = keptSegments(map, path, fileLeafId);
-  const layout = layoutBranchMap(map, { keep, expanded });
+  const layout = layoutBranchMap(map, { keep, expanded, budget });
   const onPath = new Set<number>();
   let selectedRow: number | null = null;
   for (const row of layout.rows) {
@@ -55,10 +56,11 @@ export function currentShownMap(
   path: PathIds,
   fileLeafId: string | null,
   expanded: ReadonlySet<string>,
+  budget: number,
 ): ShownMap {
-  const args = [map, path, fileLeafId, expanded];
+  const args = [map, path, fileLeafId, expanded, budget];
   if (last?.args.every((arg, i) => Object.is(arg, args[i]))) return last.result;
-  const result = shownMap(map, path, fileLeafId, expanded);
+  const result = shownMap(map, path, fileLeafId, expanded, budget);
   last = { args, result };
   return result;
 }

@@ -36,11 +36,12 @@ export function ViewSwitch() {
 export function MapStatus() {
   const map = useBranches((s) => s.map);
   const expanded = useBranches((s) => s.expanded);
+  const budget = useBranches((s) => s.mapBudget);
   const path = usePathSet();
   const fileLeafId = useSession((s) => s.view?.leafId ?? null);
   const entries = useSession((s) => s.view?.nodes.count ?? 0);
   if (!map) return <div className="graph-status" aria-live="polite" />;
-  const { layout } = currentShownMap(map, path, fileLeafId, expanded);
+  const { layout } = currentShownMap(map, path, fileLeafId, expanded, budget);
   const folded = layout.folded > 0 ? `; ${count(layout.folded, "branch", "branches")} folded into marks` : "";
   return (
     <div
