@@ -351,11 +351,12 @@ test("compare a fork with its source from the library", async ({ page }) => {
   await expect(pane.locator(".compare-head[data-side=right]")).toContainText(fork.forkTip);
   await expect(pane.locator(".compare-head[data-side=right]")).toContainText("other session");
   await expect(pane.locator(".compare-shared")).toContainText(`up to ${fork.ancestor}`);
-  await expect(pane.locator(".compare-cell.left:not(.empty)").first()).toContainText(
-    "Run the unit tests now",
-  );
-  await expect(pane.locator(".compare-cell.right:not(.empty)").first()).toContainText(
-    "Write the documentation instead",
-  );
+  // What each side did after the ancestor: the source ran the tests, the fork (named on its own side) wrote docs.
+  await expect(pane.locator(".compare-cell.left", { hasText: "Run the unit tests now" })).toHaveCount(1);
+  await expect(
+    pane.locator(".compare-cell.right", { hasText: "Write the documentation instead" }),
+  ).toHaveCount(1);
+  await expect(pane.locator(".compare-cell.right", { hasText: "Fork: docs instead" })).toHaveCount(1);
+  await expect(pane.locator(".compare-cell.left", { hasText: "Write the documentation" })).toHaveCount(0);
   await shot(page, "compare-fork-light");
 });
