@@ -10,7 +10,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { compareOnShiftClick } from "../compare/start-compare.ts";
 import { useController, usePathSet, useSession } from "../state/hooks.tsx";
 import { UserText } from "../text/user-text.tsx";
-import { MAP_PAINTED_MARK } from "./branches-part.ts";
+import { MAP_PAINTED_MARK } from "./marks.ts";
 import { count, formatCost, shortTime } from "./figures.ts";
 import type { MapRow } from "./map-layout.ts";
 import { currentShownMap, rowEntry, type ShownMap } from "./map-selection.ts";

@@ -20,14 +20,10 @@ import type { Navigator } from "../state/controller/navigator.ts";
 import type { LoadStatus } from "../state/stores.ts";
 import { chooseDefaultView, type GraphView } from "./default-view.ts";
 import { ROW_BUDGET } from "./map-layout.ts";
+import { MAP_DATA_MARK, VIEW_ARRIVED_MARK } from "./marks.ts";
 
 /** While entries are appended, the map is asked for again at most this often. */
 export const MAP_REFRESH_MS = 500;
-
-/** Names of the performance marks the e2e perf test reads. */
-export const VIEW_ARRIVED_MARK = "arbor:view-arrived";
-export const MAP_DATA_MARK = "arbor:map-data";
-export const MAP_PAINTED_MARK = "arbor:map-painted";
 
 export type CompareMode = "entries" | "context";
 
@@ -121,8 +117,20 @@ function mark(name: string): void {
   if (typeof performance !== "undefined" && typeof performance.mark === "function") performance.mark(name);
 }
 
+/**
+ * The view the page's address asks for (`?view=map` or `?view=entries`): it holds for every session the
+ * window opens, instead of the default rule (a bookmark, a test that measures one view).
+ */
+export function viewInAddress(search: string): GraphView | null {
+  const view = new URLSearchParams(search).get("view");
+  return view === "map" || view === "entries" ? view : null;
+}
+
 export function createBranches(kit: ControllerKit, needs: BranchesNeeds): Branches {
   const store = createStore<BranchesState>()(() => ({ ...initialBranchesState }));
+  const addressView = viewInAddress(
+    kit.options.location?.search ?? (typeof window === "undefined" ? "" : window.location.search),
+  );
   const { session } = kit.stores;
   let mapSerial = 0;
   let compareSerial = 0;
@@ -151,7 +159,8 @@ export function createBranches(kit: ControllerKit, needs: BranchesNeeds): Branch
     refresh = null;
     const same = view !== null && view.sessionId === store.getState().sessionId;
     const model = kit.model();
-    const defaultView = model === null ? "entries" : chooseDefaultView(model.layout, needs.viewport());
+    const defaultView =
+      addressView ?? (model === null ? "entries" : chooseDefaultView(model.layout, needs.viewport()));
     store.setState({
       ...initialBranchesState,
       marked: store.getState().marked,
