@@ -12,12 +12,11 @@ import { useController, usePathSet, useSession } from "../state/hooks.tsx";
 import { UserText } from "../text/user-text.tsx";
 import { MAP_PAINTED_MARK } from "./marks.ts";
 import { count, formatCost, shortTime } from "./figures.ts";
-import type { MapRow } from "./map-layout.ts";
+import { MAP_ROW_HEIGHT, type MapRow } from "./map-layout.ts";
 import { currentShownMap, rowEntry, type ShownMap } from "./map-selection.ts";
 import { useBranches } from "./use-branches.ts";
 
-/** Height of a row, and the width of a lane, in CSS pixels. */
-export const MAP_ROW_HEIGHT = 44;
+/** The width of a lane, in CSS pixels. */
 export const MAP_LANE_WIDTH = 16;
 /** The map's text size (CSS pixels: the map is never zoomed, so this is its size on screen). */
 export const MAP_TEXT_PX = 12;
@@ -249,7 +248,8 @@ export function BranchMapView() {
   }, [cursor, shown, scroller]);
   if (!map || !shown) {
     return (
-      <div className="branch-map empty" id={BRANCH_MAP_ID} aria-busy={status === "loading"}>
+      // Measured while the map is on its way too: its first layout opens folds for this height.
+      <div className="branch-map empty" id={BRANCH_MAP_ID} ref={setScroller} aria-busy={status === "loading"}>
         {status === "error" ? (
           <p role="alert">{error}</p>
         ) : (

@@ -19,7 +19,7 @@ import { messageOf } from "../state/controller/kit.ts";
 import type { Navigator } from "../state/controller/navigator.ts";
 import type { LoadStatus } from "../state/stores.ts";
 import { chooseDefaultView, type GraphView } from "./default-view.ts";
-import { ROW_BUDGET } from "./map-layout.ts";
+import { MAP_ROW_HEIGHT, ROW_BUDGET } from "./map-layout.ts";
 import { MAP_DATA_MARK, VIEW_ARRIVED_MARK } from "./marks.ts";
 
 /** While entries are appended, the map is asked for again at most this often. */
@@ -164,7 +164,7 @@ export function createBranches(kit: ControllerKit, needs: BranchesNeeds): Branch
     store.setState({
       ...initialBranchesState,
       marked: store.getState().marked,
-      mapBudget: store.getState().mapBudget,
+      mapBudget: budgetFor(needs.viewport().height, store.getState().mapBudget),
       sessionId: view?.sessionId ?? null,
       view: same && store.getState().chosen ? store.getState().view : defaultView,
       chosen: same && store.getState().chosen,
@@ -271,7 +271,9 @@ export function createBranches(kit: ControllerKit, needs: BranchesNeeds): Branch
     },
     setMapCursor: (key) => store.setState({ mapCursor: key }),
     setMapBudget(rows) {
-      if (rows !== store.getState().mapBudget) store.setState({ mapBudget: rows });
+      // A row's worth of difference (a scroll bar, the placeholder's height against the map's) is not worth
+      // laying the map out again.
+      if (Math.abs(rows - store.getState().mapBudget) >= 2) store.setState({ mapBudget: rows });
     },
     openInGraph(entryId) {
       setView("entries");
@@ -363,4 +365,9 @@ export function textOfEntry(entry: unknown): string {
   }
   if (typeof record.summary === "string") return record.summary;
   return JSON.stringify(entry, null, 2);
+}
+
+/** Rows of the map that fit a height (the graph panel's, before the map is drawn); `otherwise` when unknown. */
+function budgetFor(height: number, otherwise: number): number {
+  return height > 0 ? Math.max(6, Math.floor(height / MAP_ROW_HEIGHT)) : otherwise;
 }

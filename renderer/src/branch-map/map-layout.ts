@@ -16,10 +16,12 @@ import type { BranchLeaf, BranchMap, SegmentInfo } from "../../../shared/branche
 
 /** A folded dead end of at most this many turns is a retry. */
 export const RETRY_MAX_TURNS = 10;
-/** Rows the map opens folds up to (about a screenful at the map's row height). */
+/** Height of a map row, in CSS pixels (the map is never zoomed). */
+export const MAP_ROW_HEIGHT = 44;
+/** Rows the map opens folds up to when the view's height is not known yet (about a screenful). */
 export const ROW_BUDGET = 24;
-/** Folds tried open at most, so a huge map is laid out in bounded time. */
-const OPEN_ATTEMPTS = 60;
+/** Folds tried open at most, so a huge map is laid out in bounded time (each try lays the rows out again). */
+const OPEN_ATTEMPTS = 16;
 
 export interface MapRow {
   /** The first segment's id (a run's too). */
@@ -191,17 +193,19 @@ function assignLanes(rows: MapRow[]): number {
   return busyUntil.length;
 }
 
-/** Segments that fold side branches when closed, the most folded tips first. */
-function foldCandidates(map: BranchMap, tree: Tree): string[] {
+/** Segments that fold side branches when closed, the most folded tips first, and how many each folds. */
+function foldCandidates(map: BranchMap, tree: Tree): { order: string[]; folds: Map<string, number> } {
   const weighed: { id: string; tips: number }[] = [];
+  const folds = new Map<string, number>();
   for (const segment of map.segments) {
     if (segment.children.length < 2) continue;
     const { folded } = splitChildren(segment, tree, NONE_OPEN);
     const tips = folded.reduce((sum, child) => sum + (tree.tips.get(child.id) ?? 1), 0);
     if (tips > 0) weighed.push({ id: segment.id, tips });
+    folds.set(segment.id, folded.length);
   }
   weighed.sort((a, b) => b.tips - a.tips);
-  return weighed.map((candidate) => candidate.id);
+  return { order: weighed.map((candidate) => candidate.id), folds };
 }
 
 const NONE_OPEN: ReadonlySet<string> = new Set();
@@ -232,9 +236,13 @@ export function layoutBranchMap(map: BranchMap, options: MapLayoutOptions): MapL
   if (rows.length < budget) {
     let shown = new Set(rows.flatMap((row) => row.segments.map((segment) => segment.id)));
     let attempts = 0;
-    for (const candidate of foldCandidates(map, tree)) {
+    const { order, folds } = foldCandidates(map, tree);
+    for (const candidate of order) {
       if (rows.length >= budget || attempts >= OPEN_ATTEMPTS) break;
       if (open.has(candidate) || !shown.has(candidate)) continue;
+      // Each side branch it folds becomes a row, and the run it is in splits (a row or two more): past the
+      // budget, no need to lay it out to know.
+      if (rows.length + (folds.get(candidate) ?? 0) + 2 > budget) continue;
       attempts++;
       const widerRows = buildRows(map, tree, new Set(open).add(candidate));
       if (widerRows.length > budget) continue;
