@@ -207,24 +207,14 @@ function usePaintMark(map: unknown) {
   }, [map]);
 }
 
-export function BranchMapView() {
-  const map = useBranches((s) => s.map);
-  const status = useBranches((s) => s.mapStatus);
-  const error = useBranches((s) => s.mapError);
-  const expanded = useBranches((s) => s.expanded);
-  const cursor = useBranches((s) => s.mapCursor);
-  const budget = useBranches((s) => s.mapBudget);
+/** The map's height, measured as it changes; the folds open up to as many rows as it holds. */
+function useMapHeight(scroller: HTMLElement | null): number {
   const controller = useController();
-  const path = usePathSet();
-  const fileLeafId = useSession((s) => s.view?.leafId ?? null);
-  const [scroller, setScroller] = useState<HTMLElement | null>(null);
-  const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(0);
   useLayoutEffect(() => {
     if (!scroller) return;
     const measure = () => {
       setHeight(scroller.clientHeight);
-      // As many rows as fit on the screen, the folds opening up to that (at least a few).
       if (scroller.clientHeight > 0)
         controller.branches.setMapBudget(Math.max(6, Math.floor(scroller.clientHeight / MAP_ROW_HEIGHT)));
     };
@@ -233,19 +223,37 @@ export function BranchMapView() {
     observer.observe(scroller);
     return () => observer.disconnect();
   }, [scroller, controller]);
-  usePaintMark(map);
-  const shown = map ? currentShownMap(map, path, fileLeafId, expanded, budget) : null;
-  // The cursor's row kept in view as the arrows move it.
+  return height;
+}
+
+/** The cursor's row kept in view as the arrows move it. */
+function useCursorInView(scroller: HTMLElement | null, shown: ShownMap | null, cursor: string | null) {
   useEffect(() => {
-    const element = scroller;
-    if (!element || !shown || cursor === null) return;
+    if (!scroller || !shown || cursor === null) return;
     const row = shown.layout.rows.find((r) => r.key === cursor);
     if (!row) return;
     const top = row.row * MAP_ROW_HEIGHT;
-    if (top < element.scrollTop) element.scrollTop = top;
-    else if (top + MAP_ROW_HEIGHT > element.scrollTop + element.clientHeight)
-      element.scrollTop = top + MAP_ROW_HEIGHT - element.clientHeight;
+    if (top < scroller.scrollTop) scroller.scrollTop = top;
+    else if (top + MAP_ROW_HEIGHT > scroller.scrollTop + scroller.clientHeight)
+      scroller.scrollTop = top + MAP_ROW_HEIGHT - scroller.clientHeight;
   }, [cursor, shown, scroller]);
+}
+
+export function BranchMapView() {
+  const map = useBranches((s) => s.map);
+  const status = useBranches((s) => s.mapStatus);
+  const error = useBranches((s) => s.mapError);
+  const expanded = useBranches((s) => s.expanded);
+  const cursor = useBranches((s) => s.mapCursor);
+  const budget = useBranches((s) => s.mapBudget);
+  const path = usePathSet();
+  const fileLeafId = useSession((s) => s.view?.leafId ?? null);
+  const [scroller, setScroller] = useState<HTMLElement | null>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const height = useMapHeight(scroller);
+  usePaintMark(map);
+  const shown = map ? currentShownMap(map, path, fileLeafId, expanded, budget) : null;
+  useCursorInView(scroller, shown, cursor);
   if (!map || !shown) {
     return (
       // Measured while the map is on its way too: its first layout opens folds for this height.

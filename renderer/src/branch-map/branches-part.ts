@@ -14,6 +14,7 @@ import { createStore, type StoreApi } from "zustand/vanilla";
 import type { BranchMap } from "../../../shared/branches/index.ts";
 import type { CompareRequest, CompareView, ContextView } from "../../../shared/ipc/contract.ts";
 import { screenErrors } from "../../../shared/error-texts.ts";
+import { createCompareActions } from "../compare/compare-actions.ts";
 import type { ControllerKit } from "../state/controller/kit.ts";
 import { messageOf } from "../state/controller/kit.ts";
 import type { Navigator } from "../state/controller/navigator.ts";
@@ -128,12 +129,28 @@ export function viewInAddress(search: string): GraphView | null {
 
 export function createBranches(kit: ControllerKit, needs: BranchesNeeds): Branches {
   const store = createStore<BranchesState>()(() => ({ ...initialBranchesState }));
-  const addressView = viewInAddress(
-    kit.options.location?.search ?? (typeof window === "undefined" ? "" : window.location.search),
-  );
+  const map = createMapActions(kit, store, needs);
+  return {
+    store,
+    ...map,
+    openPicker(leftId) {
+      store.setState({ picker: { leftId } });
+      map.ensureMap();
+    },
+    closePicker: () => store.setState({ picker: null }),
+    ...createCompareActions(kit, store, needs),
+  };
+}
+
+type MapActions = Pick<
+  Branches,
+  "setView" | "toggleView" | "toggleRow" | "setMapCursor" | "setMapBudget" | "openInGraph"
+> & { ensureMap(): void };
+
+/** Asking for the map: once something shows it, and again at most every MAP_REFRESH_MS while entries arrive. */
+function createMapLoader(kit: ControllerKit, store: StoreApi<BranchesState>) {
   const { session } = kit.stores;
   let mapSerial = 0;
-  let compareSerial = 0;
   let refresh: ReturnType<typeof setTimeout> | null = null;
 
   async function loadMap() {
@@ -150,29 +167,6 @@ export function createBranches(kit: ControllerKit, needs: BranchesNeeds): Branch
     }
   }
 
-  /** A view shown whole (an open, a reload): a new map, and the default view for it. */
-  function viewShown() {
-    const state = session.getState();
-    const view = state.view;
-    mark(VIEW_ARRIVED_MARK);
-    if (refresh !== null) kit.cancel(refresh);
-    refresh = null;
-    const same = view !== null && view.sessionId === store.getState().sessionId;
-    const model = kit.model();
-    const defaultView =
-      addressView ?? (model === null ? "entries" : chooseDefaultView(model.layout, needs.viewport()));
-    store.setState({
-      ...initialBranchesState,
-      marked: store.getState().marked,
-      mapBudget: budgetFor(needs.viewport().height, store.getState().mapBudget),
-      sessionId: view?.sessionId ?? null,
-      view: same && store.getState().chosen ? store.getState().view : defaultView,
-      chosen: same && store.getState().chosen,
-      expanded: same ? store.getState().expanded : new Set(),
-    });
-    if (store.getState().view === "map") ensureMap();
-  }
-
   /** Asks for the map unless it is here or on its way. */
   function ensureMap() {
     const state = store.getState();
@@ -182,74 +176,70 @@ export function createBranches(kit: ControllerKit, needs: BranchesNeeds): Branch
     void loadMap();
   }
 
-  function appended() {
-    // Only a map asked for is kept fresh.
-    if (refresh !== null || store.getState().mapStatus === "idle") return;
-    refresh = kit.later(MAP_REFRESH_MS, () => {
+  return {
+    ensureMap,
+    /** Asks again soon (entries were appended): only a map asked for is kept fresh. */
+    refreshSoon() {
+      if (refresh !== null || store.getState().mapStatus === "idle") return;
+      refresh = kit.later(MAP_REFRESH_MS, () => {
+        refresh = null;
+        void loadMap();
+      });
+    },
+    cancelRefresh() {
+      if (refresh !== null) kit.cancel(refresh);
       refresh = null;
-      void loadMap();
+    },
+  };
+}
+
+/** The view shown, the map asked for (and kept fresh), its folds and cursor. */
+function createMapActions(
+  kit: ControllerKit,
+  store: StoreApi<BranchesState>,
+  needs: BranchesNeeds,
+): MapActions {
+  const { session } = kit.stores;
+  const addressView = viewInAddress(
+    kit.options.location?.search ?? (typeof window === "undefined" ? "" : window.location.search),
+  );
+  const loader = createMapLoader(kit, store);
+  const { ensureMap } = loader;
+
+  /** A view shown whole (an open, a reload): a new map, and the default view for it. */
+  function viewShown() {
+    const view = session.getState().view;
+    mark(VIEW_ARRIVED_MARK);
+    loader.cancelRefresh();
+    const before = store.getState();
+    const same = view !== null && view.sessionId === before.sessionId;
+    const model = kit.model();
+    const defaultView =
+      addressView ?? (model === null ? "entries" : chooseDefaultView(model.layout, needs.viewport()));
+    store.setState({
+      ...initialBranchesState,
+      marked: before.marked,
+      mapBudget: budgetFor(needs.viewport().height, before.mapBudget),
+      sessionId: view?.sessionId ?? null,
+      view: same && before.chosen ? before.view : defaultView,
+      chosen: same && before.chosen,
+      expanded: same ? before.expanded : new Set(),
     });
+    if (store.getState().view === "map") ensureMap();
   }
 
   kit.own(
     session.subscribe((state, previous) => {
       if (state.view === previous.view) return;
-      if (state.view === null) {
-        store.setState({ ...initialBranchesState, marked: store.getState().marked });
-        return;
-      }
-      if (state.layoutEpoch !== previous.layoutEpoch || state.view.sessionId !== previous.view?.sessionId) {
+      if (state.view === null) store.setState({ ...initialBranchesState, marked: store.getState().marked });
+      else if (
+        state.layoutEpoch !== previous.layoutEpoch ||
+        state.view.sessionId !== previous.view?.sessionId
+      )
         viewShown();
-      } else appended();
+      else loader.refreshSoon();
     }),
   );
-
-  async function compare(leftId: string, right: { leafId: string; sessionId?: string }) {
-    const request: CompareRequest = { left: { leafId: leftId }, right };
-    const serial = ++compareSerial;
-    const mode = store.getState().compare?.mode ?? "entries";
-    store.setState({
-      picker: null,
-      compare: { status: "loading", error: null, request, view: null, mode, sharedShown: false },
-    });
-    try {
-      const view = await kit.client.request("session.compare", request);
-      if (serial !== compareSerial || kit.isDisposed()) return;
-      store.setState({ compare: { status: "ready", error: null, request, view, mode, sharedShown: false } });
-    } catch (error) {
-      if (serial !== compareSerial || kit.isDisposed()) return;
-      store.setState({
-        compare: {
-          status: "error",
-          error: screenErrors.comparisonNotMade(messageOf(error)),
-          request,
-          view: null,
-          mode,
-          sharedShown: false,
-        },
-      });
-    }
-  }
-
-  async function loadTurns(fromTurn: number, turns: number) {
-    const current = store.getState().compare;
-    if (!current?.view) return;
-    const serial = compareSerial;
-    try {
-      const view = await kit.client.request("session.compare", {
-        ...current.request,
-        detail: { fromTurn, turns },
-      });
-      const now = store.getState().compare;
-      if (serial !== compareSerial || kit.isDisposed() || !now?.view) return;
-      const known = new Set(now.view.detail.turns.map((turn) => turn.turn));
-      const added = view.detail.turns.filter((turn) => !known.has(turn.turn));
-      const merged = [...now.view.detail.turns, ...added].sort((a, b) => a.turn - b.turn);
-      store.setState({ compare: { ...now, view: { ...now.view, detail: { from: 0, turns: merged } } } });
-    } catch (error) {
-      kit.notify("error", messageOf(error));
-    }
-  }
 
   function setView(view: GraphView) {
     store.setState({ view, chosen: true });
@@ -257,7 +247,7 @@ export function createBranches(kit: ControllerKit, needs: BranchesNeeds): Branch
   }
 
   return {
-    store,
+    ensureMap,
     setView,
     toggleView: () => setView(store.getState().view === "map" ? "entries" : "map"),
     toggleRow(segmentIds) {
@@ -280,91 +270,7 @@ export function createBranches(kit: ControllerKit, needs: BranchesNeeds): Branch
       needs.select(entryId);
       needs.navigator.reveal(entryId, false);
     },
-    compare,
-    loadTurns,
-    swapSides() {
-      const current = store.getState().compare;
-      if (!current) return;
-      const { left, right } = current.request;
-      // Only a tip of the open session can be the left side (session.compare reads the left side there).
-      if (right.sessionId !== undefined && right.sessionId !== session.getState().view?.sessionId) {
-        kit.notify("error", screenErrors.swapNeedsOpenSession);
-        return;
-      }
-      void compare(right.leafId, { leafId: left.leafId });
-    },
-    setCompareMode(mode) {
-      const current = store.getState().compare;
-      if (current) store.setState({ compare: { ...current, mode } });
-    },
-    showShared(shown) {
-      const current = store.getState().compare;
-      if (current) store.setState({ compare: { ...current, sharedShown: shown } });
-    },
-    closeCompare() {
-      ++compareSerial;
-      store.setState({ compare: null });
-    },
-    openPicker(leftId) {
-      store.setState({ picker: { leftId } });
-      ensureMap();
-    },
-    closePicker: () => store.setState({ picker: null }),
-    markForCompare(sessionId) {
-      const marked = store.getState().marked;
-      if (sessionId === null) store.setState({ marked: [] });
-      else if (marked.includes(sessionId))
-        store.setState({ marked: marked.filter((id) => id !== sessionId) });
-      else store.setState({ marked: [...marked, sessionId].slice(-2) });
-    },
-    revealFromCompare(entryId) {
-      ++compareSerial;
-      store.setState({ compare: null, view: "entries", chosen: true });
-      needs.select(entryId);
-      needs.navigator.reveal(entryId, false);
-    },
-    async entryText(entryId) {
-      try {
-        const { entry } = await kit.client.request("session.entry", { entryId });
-        return textOfEntry(entry);
-      } catch (error) {
-        kit.notify("error", screenErrors.entryNotRead(messageOf(error)));
-        return null;
-      }
-    },
-    async modelContext(leafId) {
-      try {
-        return await kit.client.request("session.context", { leafId, llm: true });
-      } catch {
-        return null;
-      }
-    },
-    async copyComparison(markdown) {
-      try {
-        await kit.writeClipboard(markdown);
-        kit.notify("info", "Comparison copied as Markdown.");
-      } catch (error) {
-        kit.notify("error", screenErrors.comparisonNotCopied(messageOf(error)));
-      }
-    },
   };
-}
-
-/** An entry's text as the compare view shows it whole: a message's text parts, a summary, else its JSON. */
-export function textOfEntry(entry: unknown): string {
-  const record = entry as { message?: { content?: unknown }; summary?: unknown };
-  const content = record.message?.content;
-  if (typeof content === "string") return content;
-  if (Array.isArray(content)) {
-    return content
-      .map((part: { type?: string; text?: string; thinking?: string }) =>
-        part.type === "text" ? (part.text ?? "") : part.type === "thinking" ? (part.thinking ?? "") : "",
-      )
-      .filter((text) => text !== "")
-      .join("\n\n");
-  }
-  if (typeof record.summary === "string") return record.summary;
-  return JSON.stringify(entry, null, 2);
 }
 
 /** Rows of the map that fit a height (the graph panel's, before the map is drawn); `otherwise` when unknown. */

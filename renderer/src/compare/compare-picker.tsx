@@ -48,6 +48,41 @@ export function filterTips(leaves: readonly BranchLeaf[], filter: string, except
 /** Tips listed at most (the filter finds the others). */
 const TIPS_LISTED = 200;
 
+function TipList({
+  tips,
+  at,
+  onChoose,
+  onHover,
+}: {
+  tips: BranchLeaf[];
+  at: number;
+  onChoose(leaf: BranchLeaf): void;
+  onHover(index: number): void;
+}) {
+  return (
+    <div className="tip-list" role="listbox" aria-label="Branch tips">
+      {tips.map((leaf, i) => (
+        // biome-ignore lint/a11y/useKeyWithClickEvents: the dialog's keys (Up/Down, Enter) choose too.
+        <div
+          key={leaf.leafId}
+          role="option"
+          tabIndex={-1}
+          aria-selected={i === at}
+          data-leaf-id={leaf.leafId}
+          onClick={() => onChoose(leaf)}
+          onMouseMove={() => onHover(i)}
+        >
+          {leaf.label ? <span className="badge label">{leaf.label}</span> : null}
+          <UserText className="tip-text" text={tipText(leaf)} />
+          <span className="muted tip-facts">
+            {`${leaf.entries.toLocaleString("en-US")} entries · ${formatCost(leaf.cost)} · ${shortTime(leaf.lastTimestamp)}`}
+          </span>
+        </div>
+      ))}
+    </div>
+  );
+}
+
 export function TipPicker() {
   const controller = useController();
   const picker = useBranches((s) => s.picker);
@@ -106,26 +141,7 @@ export function TipPicker() {
           }}
         />
         {map === null ? <p className="muted">Building the branch map…</p> : null}
-        <div className="tip-list" role="listbox" aria-label="Branch tips">
-          {shown.map((leaf, i) => (
-            // biome-ignore lint/a11y/useKeyWithClickEvents: the dialog's keys (Up/Down, Enter) choose too.
-            <div
-              key={leaf.leafId}
-              role="option"
-              tabIndex={-1}
-              aria-selected={i === at}
-              data-leaf-id={leaf.leafId}
-              onClick={() => choose(leaf)}
-              onMouseMove={() => setAt(i)}
-            >
-              {leaf.label ? <span className="badge label">{leaf.label}</span> : null}
-              <UserText className="tip-text" text={tipText(leaf)} />
-              <span className="muted tip-facts">
-                {`${leaf.entries.toLocaleString("en-US")} entries · ${formatCost(leaf.cost)} · ${shortTime(leaf.lastTimestamp)}`}
-              </span>
-            </div>
-          ))}
-        </div>
+        <TipList tips={shown} at={at} onChoose={choose} onHover={setAt} />
         {tips.length > shown.length ? (
           <p className="muted">{`${tips.length - shown.length} more: type to narrow the list`}</p>
         ) : null}
