@@ -1,6 +1,6 @@
 /** The graph's legend: a toolbar button with a popover of what stripes, fills, marks and edges mean. */
 
-import { useMemo } from "react";
+import { useMemo, useState } from "react";
 import { type LegendItem, markItems, shadeItems, stripeItems } from "./legend-entries.ts";
 
 function Items({ title, items }: { title: string; items: LegendItem[] }) {
@@ -21,6 +21,8 @@ function Items({ title, items }: { title: string; items: LegendItem[] }) {
 }
 
 export function LegendButton() {
+  // Its samples are drawn only while it is open: closed, the page holds no sample nodes beside the graph's.
+  const [open, setOpen] = useState(false);
   const sections = useMemo(
     () => [
       { title: "Stripe: the kind of entry", items: stripeItems() },
@@ -32,6 +34,7 @@ export function LegendButton() {
   return (
     <details
       className="legend"
+      onToggle={(event) => setOpen(event.currentTarget.open)}
       onKeyDown={(event) => {
         const menu = event.currentTarget;
         if (event.key !== "Escape" || !menu.open) return;
@@ -41,11 +44,13 @@ export function LegendButton() {
       }}
     >
       <summary title="What the colours, stripes and marks mean">Legend</summary>
-      <div className="legend-popover">
-        {sections.map((section) => (
-          <Items key={section.title} title={section.title} items={section.items} />
-        ))}
-      </div>
+      {open ? (
+        <div className="legend-popover">
+          {sections.map((section) => (
+            <Items key={section.title} title={section.title} items={section.items} />
+          ))}
+        </div>
+      ) : null}
     </details>
   );
 }
