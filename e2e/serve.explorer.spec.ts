@@ -352,7 +352,8 @@ test("search, keyboard navigation and filter cycling work as in Pi's /tree", asy
     await page.keyboard.press(key);
     at = (at + step + order.length) % order.length;
     await expect(node(page, order[at]!).locator(".entry-node")).toHaveAttribute("aria-current", "true");
-    await expect(page.locator(".graph-status")).toContainText(`(${at + 1}/${order.length})`);
+    await expect(page.locator(".graph-status")).toHaveAttribute("data-cursor", String(at + 1));
+    await expect(page.locator(".graph-status")).toHaveAttribute("data-visible", String(order.length));
   }
   // From the first entry, Up wraps to the last.
   for (let i = at; i > 0; i--) await page.keyboard.press("ArrowUp");

@@ -22,6 +22,8 @@ import { type DemoLibrary, LOGIN, leafOf, writeDemo } from "./support/demo.ts";
 import { type RunningServe, startServe } from "./support/serve.ts";
 
 let serve: RunningServe;
+/** These measure the entry graph: the address asks for it, whatever view a session would open in by default. */
+const ENTRY_GRAPH = { view: "entries" };
 let demo: DemoLibrary;
 
 test.beforeAll(async () => {
@@ -51,7 +53,7 @@ async function appendFromAnotherProcess(file: string, entries: readonly object[]
 test("entries another process appends appear in the open session without a reload", async ({ page }) => {
   const session = demo.login;
   const fileLeaf = leafOf(session);
-  await openApp(page, serve.url);
+  await openApp(page, serve.urlWith(ENTRY_GRAPH));
   await openSession(page, LOGIN, fileLeaf);
   await expect(page.locator(".app-header .badge.live")).toHaveCount(0);
   // Every entry a node of its own, so the appended ones show as nodes too.

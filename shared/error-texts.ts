@@ -342,6 +342,11 @@ export const screenErrors = {
   contextNotCopied: (reason: string) => `The context was not copied: ${reason}`,
   linkNotCopied: (reason: string) => `The link was not copied: ${reason}`,
   themeNotChanged: (reason: string) => `The theme was not changed: ${reason}`,
+  comparisonNotCopied: (reason: string) => `The comparison was not copied: ${reason}`,
+  branchMapNotBuilt: (reason: string) => `The branch map could not be built: ${reason}`,
+  comparisonNotMade: (reason: string) => `The two branches could not be compared: ${reason}`,
+  swapNeedsOpenSession:
+    "Only a tip of the open session can be the left side: open the other session, then compare from there.",
   noClipboard: "The clipboard is not available here; select the text and copy it by hand.",
   // Managing sessions (renderer/src/state/controller/session-manage.ts)
   importTooLarge: (bytes: number, limit: number) =>

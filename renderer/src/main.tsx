@@ -3,6 +3,7 @@
 import "@xyflow/react/dist/style.css";
 import "./styles.css";
 import "./manage/manage.css";
+import "./branch-map/branches.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { screenErrors } from "../../shared/error-texts.ts";

@@ -14,6 +14,9 @@ import { showBidiControls } from "../../../shared/text/bidi.ts";
 import { UserText } from "../text/user-text.tsx";
 import { handleExplorerKey } from "./keyboard.ts";
 import { LabelDialog } from "./label-dialog.tsx";
+import { useBranches } from "../branch-map/use-branches.ts";
+import { ComparePane } from "../compare/compare-pane.tsx";
+import { TipPicker } from "../compare/compare-picker.tsx";
 
 function focusSearch() {
   const input = document.getElementById(SEARCH_INPUT_ID);
@@ -174,19 +177,29 @@ export function App() {
   }, [controller]);
   // While the label dialog is open, the window behind it takes no focus and no clicks: the dialog is modal.
   const labelling = useSession((s) => s.labelEditor !== null);
-  const modal = useManage((s) => s.dialog !== null) || labelling;
+  const picking = useBranches((s) => s.picker !== null);
+  const comparing = useBranches((s) => s.compare !== null);
+  const modal = useManage((s) => s.dialog !== null) || labelling || picking;
   return (
     <div className="app">
       <div className="app-body" inert={modal}>
         <SessionHeader />
         <main className="workspace">
           <LibrarySidebar />
-          <SessionGraph />
-          <SidePanel />
+          {/* The comparison takes the graph's and the preview's place until it is closed. */}
+          {comparing ? (
+            <ComparePane />
+          ) : (
+            <>
+              <SessionGraph />
+              <SidePanel />
+            </>
+          )}
         </main>
       </div>
       <LabelDialog />
       <ManageLayer />
+      <TipPicker />
       <Toast />
     </div>
   );

@@ -8,6 +8,7 @@
  * search and Escape clears it.
  */
 
+import { handleBranchKey } from "../branch-map/map-keys.ts";
 import type { Controller } from "../state/controller.ts";
 
 function isEditable(target: EventTarget | null): boolean {
@@ -30,7 +31,7 @@ export function handleExplorerKey(
 ): boolean {
   if (event.defaultPrevented) return false;
   const state = controller.stores.session.getState();
-  if (!state.view || state.labelEditor) return false;
+  if (!state.view || state.labelEditor || controller.branches.store.getState().picker) return false;
   const ctrl = event.ctrlKey || event.metaKey;
   const run = (action: () => void) => {
     event.preventDefault();
@@ -43,6 +44,8 @@ export function handleExplorerKey(
     return run(() => controller.cycleFilter(event.shiftKey));
   if (isEditable(event.target)) return false;
   if (event.target instanceof Element && event.target.closest(".preview-scroll, .raw-entry")) return false;
+  // The map's keys, the view switch (M), Compare (C), Escape out of a comparison.
+  if (handleBranchKey(controller, event)) return true;
   switch (event.key) {
     case "/":
       return run(focusSearch);

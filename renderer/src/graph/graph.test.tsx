@@ -177,6 +177,8 @@ describe("the session graph", () => {
       open: "c",
     });
     const { controller } = explorer;
+    // Left to right (the default is top down): the leaf moves along x below.
+    act(() => controller.setDirection("LR"));
     /** Where an entry's node (or its chain) is on screen. */
     const onScreen = (entryId: string) => {
       const model = controller.model()!;
@@ -574,31 +576,31 @@ describe("a large session", () => {
     // a0, u1, a1 fold into a chain: the chain stands for the hidden leaf.
     expect(explorer.controller.model()!.leafHost).toBe(chainId("a0"));
     expect(explorer.node(chainId("a0"))!.textContent).toContain("leaf ↓");
-    expect(screen.getByText(/the leaf l0 \(label\) is hidden by this filter/)).toBeTruthy();
+    expect(screen.getByText(/the file's last entry is a label, hidden by this filter/)).toBeTruthy();
     act(() => explorer.controller.setFilterMode("all"));
     await waitFor(() => expect(explorer.node("l0")!.textContent).toContain("leaf"));
     // Folded away: the status line says so, not that the filter hides it.
     act(() => explorer.controller.toggleFold("u0"));
     await waitFor(() => expect(explorer.node("l0")).toBeNull());
-    expect(screen.getByText(/the leaf l0 \(label\) is hidden in a folded branch/)).toBeTruthy();
+    expect(screen.getByText(/the file's last entry is a label, hidden in a folded branch/)).toBeTruthy();
     explorer.unmount();
   });
 });
 
 describe("layout direction", () => {
-  it("lays the tree out top to bottom with handles on the top and bottom of each node", async () => {
+  it("lays the tree out top to bottom with handles on the top and bottom of each node, left to right as a toggle", async () => {
     const explorer = await renderExplorer([{ sessionId: "c", text: sessionText(conversation(1)) }], {
       open: "c",
     });
+    expect(explorer.controller.stores.session.getState().direction).toBe("TB");
     const before = explorer.controller.model()!.layout.positions.get("a0")!;
-    fireEvent.click(screen.getByRole("button", { name: "Layout direction" }));
-    await waitFor(() => expect(explorer.controller.stores.session.getState().direction).toBe("TB"));
-    const after = explorer.controller.model()!.layout.positions.get("a0")!;
-    // a0 is the second entry of one line: column 1 across (LR), row 1 down (TB).
-    expect(before).toEqual({ x: 240 + 48, y: 0 });
-    expect(after).toEqual({ x: 0, y: 64 + 20 });
+    // a0 is the second entry of one line: row 1 down (TB), column 1 across (LR).
+    expect(before).toEqual({ x: 0, y: 64 + 20 });
     expect(explorer.node("a0")!.querySelector(".react-flow__handle-top")).not.toBeNull();
     expect(explorer.node("a0")!.querySelector(".react-flow__handle-bottom")).not.toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "Layout direction" }));
+    await waitFor(() => expect(explorer.controller.stores.session.getState().direction).toBe("LR"));
+    expect(explorer.controller.model()!.layout.positions.get("a0")!).toEqual({ x: 240 + 48, y: 0 });
     explorer.unmount();
   });
 });

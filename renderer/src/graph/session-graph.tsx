@@ -16,7 +16,6 @@ import {
 import { type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import {
   BASE_MIN_ZOOM,
-  DEFAULT_LAYOUT,
   FILTER_MODES,
   type FilterMode,
   fitZoom,
@@ -37,9 +36,17 @@ import {
   usePathSet,
   useSession,
 } from "../state/hooks.tsx";
+import { BranchMapView } from "../branch-map/branch-map-view.tsx";
+import { clampFitZoom, FIT_PADDING, fitExtent } from "../branch-map/default-view.ts";
+import { useBranches } from "../branch-map/use-branches.ts";
+import { MapStatus, ViewSwitch } from "../branch-map/view-switch.tsx";
+import { CompareButton } from "../compare/compare-picker.tsx";
+import { compareOnShiftClick } from "../compare/start-compare.ts";
 import { type FlowNode, flowEdges, flowNodes } from "./flow-elements.ts";
+import { LegendButton } from "./legend.tsx";
 import { MinimapCanvas } from "./minimap-canvas.tsx";
 import { nodeTypes } from "./nodes.tsx";
+import { type LeafHiddenBy, statusText } from "./status-text.ts";
 import {
   OVERVIEW_MIN_NODES,
   OVERVIEW_ZOOM,
@@ -137,6 +144,7 @@ function GraphToolbar() {
   const expanded = useSession((s) => s.expandedChains.size > 0);
   return (
     <div className="graph-toolbar" role="toolbar" aria-label="Graph">
+      <ViewSwitch />
       <label>
         <span className="visually-hidden">Filter</span>
         <select
@@ -196,6 +204,8 @@ function GraphToolbar() {
       <button type="button" disabled={!expanded} onClick={() => controller.collapseChains()}>
         Fold chains
       </button>
+      <LegendButton />
+      <CompareButton />
     </div>
   );
 }
@@ -257,17 +267,26 @@ function ViewportControl() {
     const layout = controller.model()?.layout;
     if (!layout) return;
     // Not fitView: it waits until every node was measured, and an off-screen node never is (onlyRenderVisibleElements).
-    const width = Math.max(NODE_WIDTH, layout.width - DEFAULT_LAYOUT.gapX);
-    const height = Math.max(NODE_HEIGHT, layout.height - DEFAULT_LAYOUT.gapY);
+    const { width, height } = fitExtent(layout);
     // A large graph fitted ends in the overview. React Flow must have no nodes before the zoom gets there:
     // a frame zoomed out with every node still its own would mount thousands of them at once (seconds).
     // So the overview takes over first, and the fit follows in the next frame.
     const model = controller.model()!;
-    const target = fitZoom({ width, height }, flowStore.getState(), 0.1);
+    const target = fitZoom({ width, height }, flowStore.getState(), FIT_PADDING);
     const toOverview = model.graph.nodes.length >= OVERVIEW_MIN_NODES && target < OVERVIEW_ZOOM;
     const bounds = { x: 0, y: 0, width, height };
     if (!toOverview) {
-      void flow.fitBounds(bounds, { duration: fit.animate ? 200 : 0, padding: 0.1 });
+      // Never so far out that text is too small to read: past that, Fit shows the selection at the least
+      // readable zoom (the branch map, or the overview of a large graph, shows the whole).
+      const { zoom, clamped } = clampFitZoom(target, 2);
+      const duration = fit.animate ? 200 : 0;
+      if (!clamped) void flow.fitBounds(bounds, { duration, padding: FIT_PADDING });
+      else {
+        const at = drawnAt(model, controller.stores.session.getState().cursorId);
+        const x = at ? at.x + NODE_WIDTH / 2 : Math.min(width, flowStore.getState().width / zoom) / 2;
+        const y = at ? at.y + NODE_HEIGHT / 2 : Math.min(height, flowStore.getState().height / zoom) / 2;
+        void flow.setCenter(x, y, { zoom, duration });
+      }
       return;
     }
     const session = controller.stores.session;
@@ -309,9 +328,10 @@ function Graph() {
   const viewHeight = useStore((s) => s.height);
   const minZoom = model ? minZoomFor(model.layout, { width: viewWidth, height: viewHeight }) : BASE_MIN_ZOOM;
   const edges = useMemo(() => (model ? flowEdges(model, path) : []), [model, path]);
-  const onNodeClick: NodeMouseHandler<FlowNode> = (_event, node) => {
+  const onNodeClick: NodeMouseHandler<FlowNode> = (event, node) => {
     if (node.type === "chain") controller.expandChain(node.id);
-    else controller.select(node.id);
+    // Shift-click another entry: compare its branch with the selected one's.
+    else if (!compareOnShiftClick(controller, event, node.id)) controller.select(node.id);
   };
   return (
     <ReactFlow<FlowNode>
@@ -352,27 +372,48 @@ function Graph() {
 
 function StatusLine() {
   const overview = useOverview();
-  const text = useGraphSelect((model, state) => {
-    if (!model) return "";
+  const view = useBranches((s) => s.view);
+  const status = useGraphSelect((model, state) => {
+    if (!model) return null;
     const at = state.cursorId === null ? -1 : (model.position.get(state.cursorId) ?? -1);
     const leaf = model.view.leafId;
     const leafNode = leaf === null ? undefined : model.nodesById.get(leaf);
-    let hidden = "";
+    let leafHidden: { kind: string; by: LeafHiddenBy } | null = null;
     if (leaf !== null && leafNode && !model.position.has(leaf)) {
       // Why: Pi's filter rules, "only matches", or a folded branch above it.
-      const why = !passesFilter(leafNode, state.filterMode, leaf)
-        ? "by this filter"
+      const by: LeafHiddenBy = !passesFilter(leafNode, state.filterMode, leaf)
+        ? "filter"
         : state.searchFilter && !model.matches.has(leaf)
-          ? "by the search (only matches)"
-          : "in a folded branch";
-      hidden = ` · the leaf ${leaf} (${leafNode.kind}) is hidden ${why}`;
+          ? "search"
+          : leafNode.archived && !state.showArchived
+            ? "archived"
+            : "fold";
+      leafHidden = { kind: leafNode.kind, by };
     }
-    return `(${at + 1}/${model.visible.count}) ${FILTER_LABELS[state.filterMode]} · ${model.view.nodes.count.toLocaleString()} entries, ${model.graph.nodes.length.toLocaleString()} nodes drawn${hidden}`;
+    const facts = {
+      filter: FILTER_LABELS[state.filterMode],
+      shown: model.visible.count,
+      entries: model.view.nodes.count,
+      nodes: model.graph.nodes.length,
+      leafHidden,
+    };
+    // One string (a selector's answer is compared by value), split again below.
+    return `${at + 1}\n${statusText(facts)}\n${facts.shown}\n${facts.entries}\n${facts.nodes}`;
   });
+  if (view === "map") return <MapStatus />;
+  if (status === null) return <div className="graph-status" aria-live="polite" />;
+  const [cursor, text, shown, entries, nodes] = status.split("\n");
   return (
-    <div className="graph-status" aria-live="polite">
+    <div
+      className="graph-status"
+      aria-live="polite"
+      data-cursor={cursor}
+      data-visible={shown}
+      data-entries={entries}
+      data-nodes={nodes}
+    >
       {text}
-      {text && overview ? " · overview (zoomed out)" : null}
+      {overview ? " · overview (zoomed out)" : null}
     </div>
   );
 }
@@ -416,6 +457,7 @@ export function SessionGraph() {
   const hasView = useSession((s) => s.view !== null);
   const empty = useSession((s) => s.view !== null && s.view.nodes.count === 0);
   const problems = useSession((s) => s.view?.problems ?? NO_PROBLEMS);
+  const graphView = useBranches((s) => s.view);
   let body: ReactNode;
   if (status === "error") {
     body = (
@@ -436,6 +478,7 @@ export function SessionGraph() {
   } else if (status === "loading" && !hasView) body = <div className="loading">Opening the session…</div>;
   else if (!hasView) body = <div className="empty">Open a session from the library to see its tree.</div>;
   else if (empty) body = <NoEntries problems={problems} />;
+  else if (graphView === "map") body = <BranchMapView />;
   else
     body = (
       <div className="graph-canvas" data-testid="graph">

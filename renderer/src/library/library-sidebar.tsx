@@ -8,6 +8,8 @@ import { useController, useLibrary, useSession } from "../state/hooks.tsx";
 import type { LibrarySort } from "../state/stores.ts";
 import { showBidiControls } from "../../../shared/text/bidi.ts";
 import { UserText } from "../text/user-text.tsx";
+import { useBranches } from "../branch-map/use-branches.ts";
+import { CompareWithSourceButton, LibraryCompareBar } from "../compare/library-compare.tsx";
 import { displayName, type LibraryGroup, type LibraryRow, libraryGroups } from "./library-view.ts";
 
 const SORTS: { value: LibrarySort; label: string }[] = [
@@ -55,6 +57,7 @@ export function LibrarySidebar() {
     <nav className="library" aria-label="Library">
       <LibraryHeader />
       <LibraryBody />
+      <LibraryCompareBar />
       <SkippedFiles />
     </nav>
   );
@@ -193,16 +196,21 @@ function ProjectList({ groups }: { groups: LibraryGroup[] }) {
 /** One session: a button that opens it, with its name, its figures, its damage and the search hit in it. */
 function SessionRow({ row: { item, depth, hit }, open }: { row: LibraryRow; open: boolean }) {
   const controller = useController();
+  const marked = useBranches((s) => s.marked.includes(item.sessionId));
   return (
-    <li>
+    <li className="session-item">
       <button
         type="button"
-        className={`session-row depth-${Math.min(depth, 6)}${open ? " open" : ""}${item.error ? " broken" : ""}`}
+        className={`session-row depth-${Math.min(depth, 6)}${open ? " open" : ""}${item.error ? " broken" : ""}${marked ? " marked" : ""}`}
         aria-current={open ? "true" : undefined}
         data-session-id={item.sessionId}
         title={showBidiControls(item.path)}
         // A full-text hit opens its session at the entry that matched (ids of unreadable lines are not entries).
-        onClick={() => void controller.openSession(item.sessionId, hitEntry(hit)).then(focusGraph)}
+        onClick={(event) => {
+          // Ctrl/Cmd-click marks it to compare with another session of its lineage (library-compare.tsx).
+          if (event.ctrlKey || event.metaKey) controller.branches.markForCompare(item.sessionId);
+          else void controller.openSession(item.sessionId, hitEntry(hit)).then(focusGraph);
+        }}
       >
         <span className="session-name">
           {depth > 0 ? <span className="fork-mark">↳ </span> : null}
@@ -221,6 +229,7 @@ function SessionRow({ row: { item, depth, hit }, open }: { row: LibraryRow; open
         ) : null}
         {hit ? <Snippet hit={hit} /> : null}
       </button>
+      {depth > 0 ? <CompareWithSourceButton item={item} /> : null}
     </li>
   );
 }

@@ -5,6 +5,7 @@
  */
 
 import type { TreeNodeView } from "../../../shared/ipc/contract.ts";
+import { compareWithPicker, compareWithSource } from "../compare/start-compare.ts";
 import { ContextMenu } from "../menus/context-menu.tsx";
 import { entryMenuItems, type MenuActions, type MenuItem, sessionRowMenuItems } from "../menus/menu-items.ts";
 import type { Controller } from "../state/controller.ts";
@@ -16,6 +17,9 @@ export function menuActions(controller: Controller): MenuActions {
     manage: controller.manage,
     beginLabel: (entryId) => controller.beginLabel(entryId),
     openSession: (sessionId) => void controller.openSession(sessionId, null),
+    compareWith: (entryId) => compareWithPicker(controller, entryId),
+    compareWithSource: (forkSessionId, sourceSessionId) =>
+      void compareWithSource(controller, forkSessionId, sourceSessionId),
   };
 }
 
@@ -47,7 +51,12 @@ export function itemsOf(controller: Controller, menu: ManageMenu): MenuItem[] | 
     for (const item of project.sessions)
       if (item.sessionId === menu.sessionId)
         return sessionRowMenuItems(
-          { sessionId: item.sessionId, projectId: project.projectId, broken: item.error !== null },
+          {
+            sessionId: item.sessionId,
+            projectId: project.projectId,
+            broken: item.error !== null,
+            sourceSessionId: item.parentSessionId,
+          },
           actions,
         );
   return null;

@@ -38,6 +38,8 @@ function recordingActions(): { actions: MenuActions; calls: unknown[][] } {
       manage,
       beginLabel: (id) => calls.push(["beginLabel", id]),
       openSession: (id) => calls.push(["openSession", id]),
+      compareWith: (id) => calls.push(["compareWith", id]),
+      compareWithSource: (fork, source) => calls.push(["compareWithSource", fork, source]),
     },
   };
 }
@@ -121,6 +123,7 @@ describe("the menus' items", () => {
       "note",
       "edit-context",
       "drop-context",
+      "compare",
       "export-markdown",
       "export-html",
       "export-jsonl",
@@ -147,17 +150,25 @@ describe("the menus' items", () => {
     if (unarchive?.kind !== "item") throw new Error("no Unarchive item");
     unarchive.run();
     expect(calls).toEqual([["setArchived", "a1", false]]);
+    const compare = list.find((item) => item.id === "compare");
+    if (compare?.kind !== "item") throw new Error("no Compare with… item");
+    compare.run();
+    expect(calls.at(-1)).toEqual(["compareWith", "a3"]);
   });
 
   it("runs each library row action on its own session or project", () => {
     const { actions, calls } = recordingActions();
-    const list = sessionRowMenuItems({ sessionId: "s1", projectId: "p1", broken: false }, actions);
+    const list = sessionRowMenuItems(
+      { sessionId: "s1", projectId: "p1", broken: false, sourceSessionId: "s0" },
+      actions,
+    );
     for (const item of list) if (item.kind === "item") item.run();
     expect(calls).toEqual([
       ["openSession", "s1"],
       ["beginRename", "s1"],
       ["openInPi", "s1"],
       ["cloneSession", "s1"],
+      ["compareWithSource", "s1", "s0"],
       ["exportBranch", "markdown", { sessionId: "s1" }],
       ["exportBranch", "html", { sessionId: "s1" }],
       ["exportBranch", "jsonl", { sessionId: "s1" }],

@@ -41,6 +41,10 @@ export interface MenuActions {
   manage: ManageActions;
   beginLabel(entryId: string): void;
   openSession(sessionId: string): void;
+  /** "Compare with…": the tip picker for an entry (compare/start-compare.ts). */
+  compareWith(entryId: string): void;
+  /** A fork compared with the session it came from, each at its tip. */
+  compareWithSource(forkSessionId: string, sourceSessionId: string): void;
 }
 
 const separator = (id: string): MenuItem => ({ kind: "separator", id });
@@ -148,6 +152,8 @@ export function entryMenuItems(target: EntryMenuTarget, actions: MenuActions): M
   return [
     ...branchItems(target, actions),
     ...contextItems(target, actions),
+    separator("comparing"),
+    { kind: "item", id: "compare", label: "Compare with…", run: () => actions.compareWith(entryId) },
     separator("export"),
     ...EXPORTS.map(
       ({ format, label }): MenuItem => ({
@@ -172,6 +178,8 @@ export interface SessionMenuTarget {
   projectId: string;
   /** The session cannot be read as one (its row shows why): only what needs no reading is offered. */
   broken: boolean;
+  /** The library session it was forked or cloned from, when there is one. */
+  sourceSessionId?: string | null;
 }
 
 /** The menu of a session in the library (right-click, or Shift+F10 on the focused row). */
@@ -196,8 +204,17 @@ export function sessionRowMenuItems(target: SessionMenuTarget, actions: MenuActi
       disabled: broken,
       run: () => void manage.cloneSession(sessionId),
     },
-    separator("export"),
   ];
+  const source = target.sourceSessionId;
+  if (source)
+    items.push({
+      kind: "item",
+      id: "compare-source",
+      label: "Compare with its source",
+      disabled: broken,
+      run: () => actions.compareWithSource(sessionId, source),
+    });
+  items.push(separator("export"));
   for (const { format, label } of EXPORTS)
     items.push({
       kind: "item",

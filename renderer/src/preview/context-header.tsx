@@ -7,8 +7,10 @@
 import type { ReactNode } from "react";
 import type { ContextView } from "../../../shared/ipc/contract.ts";
 import type { AppliedContextEdit, CompactionInEffect } from "../../../shared/session/index.ts";
+import { formatCost } from "../branch-map/figures.ts";
 import { useController } from "../state/hooks.tsx";
 import type { ContextMode } from "../state/stores.ts";
+import { FIGURE_EXPLANATIONS, pathCost } from "./path-cost.ts";
 
 export function ContextHeader({ view, mode }: { view: ContextView; mode: ContextMode }) {
   return (
@@ -49,9 +51,20 @@ function ContextToolbar({ mode }: { mode: ContextMode }) {
 }
 
 /** One figure of the context: its name and its value. */
-function Fact({ term, testId, children }: { term: string; testId?: string; children: ReactNode }) {
+function Fact({
+  term,
+  testId,
+  explanation,
+  children,
+}: {
+  term: string;
+  testId?: string;
+  /** What the figure means, shown on hover. */
+  explanation?: string;
+  children: ReactNode;
+}) {
   return (
-    <div>
+    <div title={explanation}>
       <dt>{term}</dt>
       <dd data-testid={testId}>{children}</dd>
     </div>
@@ -61,6 +74,7 @@ function Fact({ term, testId, children }: { term: string; testId?: string; child
 /** The model and thinking level Pi would use, and the context's size: messages in the shown form, tokens. */
 function ContextFacts({ view, mode }: { view: ContextView; mode: ContextMode }) {
   const count = mode === "llm" && view.llm ? view.llm.length : view.messages.length;
+  const cost = pathCost(view);
   return (
     <dl className="facts">
       <Fact term="Model">{view.model ? `${view.model.provider}/${view.model.modelId}` : "none"}</Fact>
@@ -68,9 +82,24 @@ function ContextFacts({ view, mode }: { view: ContextView; mode: ContextMode }) 
       <Fact term="Messages" testId="message-count">
         {count.toLocaleString()}
       </Fact>
-      <Fact term="Estimated tokens">~{view.tokenEstimate.toLocaleString()}</Fact>
+      <Fact term="Estimated tokens" explanation={FIGURE_EXPLANATIONS.estimated}>
+        ~{view.tokenEstimate.toLocaleString()}
+      </Fact>
       {view.lastInputTokens !== null ? (
-        <Fact term="Last input tokens">{view.lastInputTokens.toLocaleString()}</Fact>
+        <Fact term="Last input tokens" explanation={FIGURE_EXPLANATIONS.lastInput}>
+          {view.lastInputTokens.toLocaleString()}
+        </Fact>
+      ) : null}
+      {cost.answers > 0 ? (
+        <Fact
+          term={cost.sinceCompaction ? "Cost since compaction" : "Cost"}
+          testId="path-cost"
+          explanation={
+            cost.sinceCompaction ? FIGURE_EXPLANATIONS.costSinceCompaction : FIGURE_EXPLANATIONS.cost
+          }
+        >
+          {formatCost(cost.cost)}
+        </Fact>
       ) : null}
     </dl>
   );

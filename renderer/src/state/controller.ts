@@ -12,6 +12,8 @@
  */
 
 import type { ArborClient } from "../../../shared/ipc/contract.ts";
+import { createBranches } from "../branch-map/branches-part.ts";
+import { graphPanelSize } from "../branch-map/default-view.ts";
 import type { Controller, ControllerOptions } from "./controller/api.ts";
 import { createAppearance } from "./controller/appearance.ts";
 import { createContextPreview } from "./controller/context-preview.ts";
@@ -51,6 +53,11 @@ export function createController(
   });
   const labels = createLabels(kit, manage.actions.setLabel);
   const appearance = createAppearance(kit);
+  const branches = createBranches(kit, {
+    navigator: navigation,
+    select: navigation.actions.select,
+    viewport: options.graphViewport ?? graphPanelSize,
+  });
 
   return {
     stores,
@@ -58,6 +65,7 @@ export function createController(
     model: kit.model,
     transport: options.transport ?? "serve",
     manage: manage.actions,
+    branches,
     async start() {
       // Each part follows its own events (one store's listeners run in the order they subscribed).
       for (const part of [library, session, preview, search, appearance, manage]) part.subscribe();

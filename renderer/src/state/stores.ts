@@ -119,7 +119,7 @@ export const initialSessionState: SessionState = {
   filterMode: "default",
   folded: new Set(),
   expandedChains: new Set(),
-  direction: "LR",
+  direction: "TB",
   follow: true,
   searchQuery: "",
   fullText: null,

@@ -26,6 +26,8 @@ import {
   type SessionListItem,
   type SkippedLibraryFile,
 } from "../../../shared/ipc/contract.ts";
+import { BranchModel } from "../../../shared/branches/index.ts";
+import { compareBranches } from "../../../shared/compare/index.ts";
 import { diffSessionViews } from "../../../shared/ipc/session-delta.ts";
 import { decodeEvent, decodeResult, encodeEvent, encodeResult } from "../../../shared/ipc/wire.ts";
 import { EntrySearch } from "../../../shared/session/entry-search.ts";
@@ -336,6 +338,42 @@ export function createFakeClient(inputs: FakeSessionInput[], options: FakeClient
       case "session.openInPi":
       case "session.import":
         return files.other(name, p) as RequestResult<N>;
+      case "session.branches": {
+        const { index } = current();
+        return BranchModel.build(index, inMemoryEntryReader(index)).branchMap() as RequestResult<N>;
+      }
+      case "session.compare": {
+        // As the main process answers it (app/branches/session-branches.ts), over in-memory sessions.
+        const left = current();
+        const request = p as unknown as RequestParams<"session.compare">;
+        const rightId = request.right.sessionId ?? openId!;
+        const right = session(rightId);
+        for (const [side, id] of [
+          [left, request.left.leafId],
+          [right, request.right.leafId],
+        ] as const) {
+          if (!side.index.nodes.has(id))
+            throw new ArborError("not-found", `No entry "${id}" in that session.`);
+        }
+        const detail = request.detail ?? { fromTurn: 0, turns: 20 };
+        const sideOf = (s: FakeSession, tipId: string, id: string) => ({
+          index: s.index,
+          reader: inMemoryEntryReader(s.index),
+          tipId,
+          file: viewOf(id).path,
+        });
+        const comparison = compareBranches(
+          sideOf(left, request.left.leafId, openId!),
+          sideOf(right, request.right.leafId, rightId),
+          { detail: { from: detail.fromTurn, count: detail.turns } },
+        );
+        return {
+          ...comparison,
+          leftSessionId: openId!,
+          rightSessionId: rightId,
+          detail: comparison.detail!,
+        } as RequestResult<N>;
+      }
       default:
         throw new ArborError("refused", `The fake client does not answer "${name}".`);
     }

@@ -47,6 +47,11 @@ export async function renderExplorer(
     searchAsTypedBelow?: number;
     /** `ControllerOptions.saveFile`: where exports go instead of a download. */
     saveFile?: (file: ExportResult) => void;
+    /**
+     * The entry graph's size on screen, which decides the default view (branch-map/default-view.ts). None by
+     * default: the entry graph shows, as the tests written before the map expect.
+     */
+    graphViewport?: { width: number; height: number };
   } = {},
 ): Promise<Explorer> {
   const client = createFakeClient(sessions, options.client);
@@ -60,6 +65,7 @@ export async function renderExplorer(
     },
     ...(options.searchAsTypedBelow === undefined ? {} : { searchAsTypedBelow: options.searchAsTypedBelow }),
     ...(options.saveFile ? { saveFile: options.saveFile } : {}),
+    graphViewport: () => options.graphViewport ?? { width: 0, height: 0 },
   });
   const result = render(
     <ControllerProvider controller={controller}>

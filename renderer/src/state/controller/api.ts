@@ -6,6 +6,7 @@
 
 import type { ExportResult, ThemePreference } from "../../../../shared/ipc/contract.ts";
 import type { FilterMode, LayoutDirection } from "../../../../shared/graph/index.ts";
+import type { Branches, ViewportSize } from "../../branch-map/branches-part.ts";
 import type { GraphModel, GraphSelectors } from "../graph-model.ts";
 import type { ContextMode, LibrarySort, Stores } from "../stores.ts";
 import type { ManageActions } from "./session-manage.ts";
@@ -32,6 +33,8 @@ export interface ControllerOptions {
   transport?: "electron" | "serve";
   /** Saves an export (default: a download, downloadFile in manage/download.ts). */
   saveFile?: (file: ExportResult) => void;
+  /** The entry graph's size on screen (which view a session opens in depends on it); the DOM's by default. */
+  graphViewport?: ViewportSize;
 }
 
 export interface Controller {
@@ -44,6 +47,8 @@ export interface Controller {
   start(): Promise<void>;
   dispose(): void;
   model(): GraphModel | null;
+  /** The branch map, the view shown (map or entries) and the compare pane (branch-map/branches-part.ts). */
+  readonly branches: Branches;
   /** How long the search box waits for typing to pause before searching: 0 (every key) unless the session is large. */
   searchPauseMs(): number;
   // library

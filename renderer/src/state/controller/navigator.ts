@@ -139,6 +139,11 @@ function createGraphRequests(kit: ControllerKit): Navigator {
 
   function moveCursorTo(entryId: string | null, centre = true, animate = true) {
     if (entryId === null) return;
+    // A cursor inside a folded chain would not be seen: the chain opens to it.
+    const chain = model()?.graph.nodeOfEntry.get(entryId);
+    if (chain !== undefined && chain !== entryId) {
+      session.setState({ expandedChains: new Set([...session.getState().expandedChains, chain]) });
+    }
     session.setState({ cursorId: entryId });
     if (centre) centreOn(entryId, animate);
   }
