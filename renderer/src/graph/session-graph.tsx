@@ -126,10 +126,32 @@ function SearchBox() {
   );
 }
 
+/** Pi's /tree filter modes (Ctrl+O cycles them). */
+function FilterSelect() {
+  const controller = useController();
+  const filterMode = useSession((s) => s.filterMode);
+  return (
+    <label>
+      <span className="visually-hidden">Filter</span>
+      <select
+        aria-label="Filter"
+        value={filterMode}
+        title="Ctrl+O / Shift+Ctrl+O"
+        onChange={(event) => controller.setFilterMode(event.target.value as FilterMode)}
+      >
+        {FILTER_MODES.map((mode) => (
+          <option key={mode} value={mode}>
+            {FILTER_LABELS[mode]}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 function GraphToolbar() {
   const controller = useController();
   const sessionId = useSession((s) => s.view?.sessionId ?? "");
-  const filterMode = useSession((s) => s.filterMode);
   const direction = useSession((s) => s.direction);
   const follow = useSession((s) => s.follow);
   const query = useSession((s) => s.searchQuery);
@@ -145,21 +167,7 @@ function GraphToolbar() {
   return (
     <div className="graph-toolbar" role="toolbar" aria-label="Graph">
       <ViewSwitch />
-      <label>
-        <span className="visually-hidden">Filter</span>
-        <select
-          aria-label="Filter"
-          value={filterMode}
-          title="Ctrl+O / Shift+Ctrl+O"
-          onChange={(event) => controller.setFilterMode(event.target.value as FilterMode)}
-        >
-          {FILTER_MODES.map((mode) => (
-            <option key={mode} value={mode}>
-              {FILTER_LABELS[mode]}
-            </option>
-          ))}
-        </select>
-      </label>
+      <FilterSelect />
       {/* A new session starts a new box: typing still waiting for a pause belongs to the old one. */}
       <SearchBox key={sessionId} />
       <span
