@@ -16,7 +16,6 @@ import {
 import { type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import {
   BASE_MIN_ZOOM,
-  FILTER_MODES,
   type FilterMode,
   fitZoom,
   minZoomFor,
@@ -54,6 +53,7 @@ import {
   useOverview,
   useOverviewPointer,
 } from "./overview-canvas.tsx";
+import { FilterSelect } from "./filter-select.tsx";
 
 export const SEARCH_INPUT_ID = "graph-search";
 /** The graph panel takes the focus when a session opens, so the explorer's keys reach it. */
@@ -123,29 +123,6 @@ function SearchBox() {
         }
       }}
     />
-  );
-}
-
-/** Pi's /tree filter modes (Ctrl+O cycles them). */
-function FilterSelect() {
-  const controller = useController();
-  const filterMode = useSession((s) => s.filterMode);
-  return (
-    <label>
-      <span className="visually-hidden">Filter</span>
-      <select
-        aria-label="Filter"
-        value={filterMode}
-        title="Ctrl+O / Shift+Ctrl+O"
-        onChange={(event) => controller.setFilterMode(event.target.value as FilterMode)}
-      >
-        {FILTER_MODES.map((mode) => (
-          <option key={mode} value={mode}>
-            {FILTER_LABELS[mode]}
-          </option>
-        ))}
-      </select>
-    </label>
   );
 }
 
