@@ -17,4 +17,4 @@ export const CHROMIUM_ARGS: readonly string[] = [
 ];
 
 /** The window the tests draw in. */
-export const VIEWPORT = { width: 1600, height: 1000 };
+export const VIEWPORT = { width: 1600, height: 1600 };
