@@ -2,23 +2,8 @@
 
 import { useEffect, useRef } from "react";
 import { focusGraph } from "../graph/session-graph.tsx";
+import { keepTabInside } from "../manage/dialog.tsx";
 import { useController, useSession } from "../state/hooks.tsx";
-
-/** Tab past the dialog's last control comes back to its first (and Shift+Tab the other way): it is modal. */
-function keepTabInside(dialog: HTMLElement, event: { shiftKey: boolean; preventDefault(): void }) {
-  const controls = [...dialog.querySelectorAll<HTMLElement>("input, button")];
-  const first = controls[0];
-  const last = controls[controls.length - 1];
-  if (!first || !last) return;
-  const at = document.activeElement;
-  if (!event.shiftKey && at === last) {
-    event.preventDefault();
-    first.focus();
-  } else if (event.shiftKey && at === first) {
-    event.preventDefault();
-    last.focus();
-  }
-}
 
 export function LabelDialog() {
   const controller = useController();

@@ -20,7 +20,8 @@ export interface DialogProps {
 
 const FOCUSABLE = "input, textarea, select, button, a[href], [tabindex='0']";
 
-function keepTabInside(dialog: HTMLElement, event: { shiftKey: boolean; preventDefault(): void }) {
+/** Tab past a modal dialog's last control comes back to its first (and Shift+Tab the other way). */
+export function keepTabInside(dialog: HTMLElement, event: { shiftKey: boolean; preventDefault(): void }) {
   const controls = [...dialog.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
     (element) => !(element as HTMLButtonElement).disabled,
   );
