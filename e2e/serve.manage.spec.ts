@@ -24,6 +24,7 @@ import { expect, type Locator, type Page, test } from "@playwright/test";
 import {
   expandAllChains,
   graphPanel,
+  idsInPane,
   library,
   node,
   openApp,
@@ -117,9 +118,11 @@ function lastMessage(): string {
 /** The id of the last drawn entry of a kind (user, assistant...), with the whole graph in view. */
 async function lastDrawn(page: Page, kind: string): Promise<string> {
   await graphPanel(page).getByRole("button", { name: "Fit", exact: true }).click();
-  const found = page.locator(`.react-flow__node:has(.entry-node[data-kind="${kind}"])`).last();
-  await expect(found).toBeVisible();
-  return (await found.getAttribute("data-id"))!;
+  const selector = `.react-flow__node:has(.entry-node[data-kind="${kind}"])`;
+  await expect(page.locator(selector).first()).toBeVisible();
+  const found = (await idsInPane(page, selector)).at(-1);
+  expect(found, `a ${kind} node in the graph's pane`).toBeDefined();
+  return found!;
 }
 
 test("the graph's context menu labels an entry; the toast's Undo clears it again, both appended", async ({

@@ -15,6 +15,7 @@ import {
   expectPreviewOf,
   graphPanel,
   graphStatus,
+  idsInPane,
   node,
   openApp,
   openSession,
@@ -254,35 +255,13 @@ test("opening the 100k-entry session takes at most 8x the 1k one, timed with no 
 async function selectAnother(page: Page, session: GeneratedSession) {
   await openSession(page, session.name, session.leafId);
   await expect(node(page, session.leafId)).toBeVisible();
-  const chain = page.locator(".react-flow__node-chain").first();
-  if ((await chain.count()) > 0) {
-    const chainId = await chain.getAttribute("data-id");
-    await chain.click();
-    await expect(node(page, chainId!)).toHaveCount(0);
+  const [chainId] = await idsInPane(page, ".react-flow__node-chain");
+  if (chainId !== undefined) {
+    await node(page, chainId).click();
+    await expect(node(page, chainId)).toHaveCount(0);
   }
-  // A drawn node whose centre is in the graph's pane: React Flow also draws nodes just off it, under the library.
-  const other = await page.locator(".react-flow__node-entry").evaluateAll((nodes, leafId) => {
-    interface Box {
-      left: number;
-      right: number;
-      top: number;
-      bottom: number;
-    }
-    const box = (element: unknown) => (element as { getBoundingClientRect(): Box }).getBoundingClientRect();
-    const inside = (element: (typeof nodes)[number]) => {
-      const pane = element.closest(".react-flow");
-      if (!pane) return false;
-      // Where a click lands: the node's centre.
-      const [a, b] = [box(element), box(pane)];
-      const [x, y] = [(a.left + a.right) / 2, (a.top + a.bottom) / 2];
-      return x > b.left && x < b.right && y > b.top && y < b.bottom;
-    };
-    return (
-      nodes
-        .find((element) => element.getAttribute("data-id") !== leafId && inside(element))
-        ?.getAttribute("data-id") ?? null
-    );
-  }, session.leafId);
+  const other =
+    (await idsInPane(page, ".react-flow__node-entry")).find((id) => id !== session.leafId) ?? null;
   expect(other).not.toBeNull();
   await page.evaluate(() => {
     const { PerformanceObserver } = globalThis as unknown as PageGlobals;

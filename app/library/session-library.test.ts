@@ -513,7 +513,11 @@ describe("refresh", () => {
     const path = pi.getSessionFile()!;
     const firstId = pi.getEntries()[0]!.id;
     pi.branch(firstId);
-    const sideId = pi.appendMessage({ role: "user", content: "side question", timestamp: Date.UTC(2026, 6, 2) });
+    const sideId = pi.appendMessage({
+      role: "user",
+      content: "side question",
+      timestamp: Date.UTC(2026, 6, 2),
+    });
     pi.appendMessage({ role: "user", content: "side again", timestamp: Date.UTC(2026, 6, 3) });
     const lib = library();
     await lib.scan();

@@ -90,6 +90,32 @@ export function drawnIds(page: Page): Promise<string[]> {
     .evaluateAll((nodes) => nodes.map((element) => element.getAttribute("data-id") ?? ""));
 }
 
+/**
+ * The ids of the drawn nodes matching `selector` whose centre (where a click lands) lies in the graph's
+ * pane, in DOM order. React Flow also mounts nodes just past the pane's edge, and Fit stops at readable
+ * text, so a node in the DOM is not always one a person can click.
+ */
+export function idsInPane(page: Page, selector = ".react-flow__node"): Promise<string[]> {
+  return page.locator(selector).evaluateAll((nodes) => {
+    interface Box {
+      left: number;
+      right: number;
+      top: number;
+      bottom: number;
+    }
+    const box = (element: unknown) => (element as { getBoundingClientRect(): Box }).getBoundingClientRect();
+    return nodes
+      .filter((element) => {
+        const pane = element.closest(".react-flow");
+        if (!pane) return false;
+        const [a, b] = [box(element), box(pane)];
+        const [x, y] = [(a.left + a.right) / 2, (a.top + a.bottom) / 2];
+        return x > b.left && x < b.right && y > b.top && y < b.bottom;
+      })
+      .map((element) => element.getAttribute("data-id") ?? "");
+  });
+}
+
 export interface GraphStatus {
   /** 1-based position of the cursor in the visible order (0: none). */
   cursor: number;
@@ -125,8 +151,12 @@ export async function graphStatus(page: Page): Promise<GraphStatus> {
 export async function fitAll(page: Page): Promise<void> {
   await page.getByRole("button", { name: "Fit", exact: true }).click();
   // Fit stops where text is still readable; past that the graph's zoom-out control takes the view further,
-  // a step at a time, until every node is in it.
-  const allDrawn = async () => (await drawnIds(page)).length === (await graphStatus(page)).nodes;
+  // a step at a time, until every node is in it. Each move animates: counted once the view stands still,
+  // or a count taken mid-way passes and the move ends elsewhere.
+  const allDrawn = async () => {
+    await viewStandsStill(page);
+    return (await drawnIds(page)).length === (await graphStatus(page)).nodes;
+  };
   const zoomOut = page.getByRole("button", { name: "Zoom Out" });
   await expect(async () => {
     if (!(await allDrawn())) await zoomOut.click();
@@ -140,12 +170,11 @@ export async function expandAllChains(page: Page): Promise<void> {
     await fitAll(page);
     const status = await graphStatus(page);
     if (status.nodes === status.visible) return;
-    const chain = chainNodes(page).first();
-    const id = await chain.getAttribute("data-id");
-    // Clicked where it is: Playwright's scroll into view of a node past the pane's edge (Fit stops at
-    // readable text, so some are) moves React Flow's pane, and the node is drawn anew under the pointer.
-    await chain.dispatchEvent("click");
-    await expect(node(page, id!)).toHaveCount(0);
+    // A chain a person can click: one whose centre is in the pane (fitAll put every node there).
+    const [id] = await idsInPane(page, ".react-flow__node-chain");
+    if (id === undefined) throw new Error(`no chain in the graph's pane: ${status.text}`);
+    await node(page, id).click();
+    await expect(node(page, id)).toHaveCount(0);
   }
   throw new Error("chains kept appearing");
 }
@@ -194,6 +223,22 @@ export function canvasPixels(canvas: Locator, step = 3): Promise<{ painted: numb
     }
     return { painted: painted / sampled, colours: colours.size };
   }, step);
+}
+
+/** Waits until React Flow's viewport keeps its transform over a few frames (an animated move has ended). */
+export async function viewStandsStill(page: Page): Promise<void> {
+  let last = "";
+  await expect
+    .poll(
+      async () => {
+        const now = await viewportTransform(page);
+        const still = now === last;
+        last = now;
+        return still;
+      },
+      { intervals: [100] },
+    )
+    .toBe(true);
 }
 
 /** React Flow's viewport transform, as its viewport element's style has it. */

@@ -91,6 +91,23 @@ describe("ContextMenu", () => {
     unmount();
   });
 
+  it("stays open while the window scrolls a panel itself; a wheel turn closes it", () => {
+    const onClose = vi.fn();
+    const list: MenuItem[] = [{ kind: "item", id: "a", label: "Archive branch", run: noop }];
+    const panel = document.createElement("div");
+    document.body.append(panel);
+    const { unmount } = render(
+      <ContextMenu items={list} at={{ x: 10, y: 10 }} label="Entry" onClose={onClose} />,
+    );
+    // The right-click selected the entry and the inspector scrolled to its top: no reason to close.
+    fireEvent.scroll(panel);
+    expect(onClose).not.toHaveBeenCalled();
+    fireEvent.wheel(panel);
+    expect(onClose).toHaveBeenCalledOnce();
+    unmount();
+    panel.remove();
+  });
+
   it("does not run a disabled item", () => {
     const run = vi.fn();
     const onClose = vi.fn();

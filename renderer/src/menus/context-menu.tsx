@@ -76,7 +76,11 @@ function useInsideWindow(menu: RefObject<HTMLDivElement | null>, at: { x: number
   return place;
 }
 
-/** Closes on a click outside, a scroll, a resize or the window losing focus; focus goes back when it closes. */
+/**
+ * Closes on a click outside, a wheel turn, a resize or the window losing focus; focus goes back when it
+ * closes. Not on any `scroll` event: the window scrolls panels itself (the inspector shows the entry the
+ * right-click selected), and every scroll a person makes starts with a wheel turn or a pointer down.
+ */
 function useDismiss(menu: RefObject<HTMLDivElement | null>, close: RefObject<() => void>) {
   useEffect(() => {
     const before = document.activeElement;
@@ -86,7 +90,6 @@ function useDismiss(menu: RefObject<HTMLDivElement | null>, close: RefObject<() 
     const blur = () => close.current();
     const listeners: [string, (event: Event) => void, boolean][] = [
       ["pointerdown", outside, true],
-      ["scroll", outside, true],
       ["wheel", outside, true],
       ["resize", blur, false],
       ["blur", blur, false],
