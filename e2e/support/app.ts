@@ -200,28 +200,41 @@ interface PageCanvas {
 }
 
 /**
- * How much of a canvas is painted (alpha > 0, sampled every `step`th pixel each way), and in how many
- * colours. The canvases are transparent where they draw nothing: what shows there is the page's background.
+ * How much of a canvas is painted (alpha > 0, sampled every `step`th pixel each way), in how many
+ * colours, and how far the paint reaches across it: `spread`, the larger of the shares of sampled columns
+ * and of rows holding paint (a drawing fitted to the canvas reaches across it one way or the other). The
+ * canvases are transparent where they draw nothing: what shows there is the page's background.
  */
-export function canvasPixels(canvas: Locator, step = 3): Promise<{ painted: number; colours: number }> {
+export function canvasPixels(
+  canvas: Locator,
+  step = 3,
+): Promise<{ painted: number; colours: number; spread: number }> {
   return canvas.evaluate((element, step) => {
     const canvas = element as unknown as PageCanvas;
     const data = canvas.getContext("2d")!.getImageData(0, 0, canvas.width, canvas.height).data;
     let painted = 0;
     let sampled = 0;
     const colours = new Set<number>();
+    const columns = new Set<number>();
+    const rows = new Set<number>();
     for (let y = 0; y < canvas.height; y += step) {
       for (let x = 0; x < canvas.width; x += step) {
         const at = (y * canvas.width + x) * 4;
         sampled += 1;
         if (data[at + 3]! === 0) continue;
         painted += 1;
+        columns.add(x);
+        rows.add(y);
         // Opaque-ish pixels only, coarsely: blended edges would count as colours of their own.
         if (data[at + 3]! > 200)
           colours.add(((data[at]! >> 5) << 6) | ((data[at + 1]! >> 5) << 3) | (data[at + 2]! >> 5));
       }
     }
-    return { painted: painted / sampled, colours: colours.size };
+    const spread = Math.max(
+      columns.size / Math.ceil(canvas.width / step),
+      rows.size / Math.ceil(canvas.height / step),
+    );
+    return { painted: painted / sampled, colours: colours.size, spread };
   }, step);
 }
 
