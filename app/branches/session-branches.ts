@@ -3,7 +3,10 @@
  * (`session.branches`) and two of its tips compared, or a tip of it with one
  * of another session of the library (`session.compare`, the other session
  * named by an id Arbor issued, never a path). The map is built once per
- * index and kept up to date as the index grows by appends; another session
+ * index and kept up to date as the index grows by appends; a session opened
+ * from a saved view (app/store/saved-view.ts) answers with the map saved
+ * with it until its index is needed, so the map of a large session is there
+ * as soon as its view is, not seconds later; another session
  * compared with is kept open until a different one is asked for, or the
  * file changes, or the window goes.
  */
@@ -20,6 +23,7 @@ import type { LibraryView } from "../library-view/library-view.ts";
 import type { SessionRuntime } from "../runtime/session-runtime.ts";
 import { requireOpenSession } from "../session-view/session-views.ts";
 import { type IndexedFile, openIndexedFile } from "../store/open-indexed-file.ts";
+import type { SavedView } from "../store/saved-view.ts";
 
 /** Turns of message detail sent when the request does not say. */
 const DEFAULT_DETAIL_TURNS = 20;
@@ -32,6 +36,8 @@ export interface SessionBranchesOptions {
 
 export class SessionBranches extends DisposableObject {
   private readonly models = new WeakMap<SessionIndex, BranchModel>();
+  /** Saved maps read back, by the saved view they came with. */
+  private readonly savedMaps = new WeakMap<SavedView, BranchMap>();
   /** The other session last compared with, open. */
   private other: { path: string; file: IndexedFile } | undefined;
 
@@ -42,7 +48,23 @@ export class SessionBranches extends DisposableObject {
 
   /** The open session's branch map; refused when no session is open. */
   map(): BranchMap {
-    return this.model().branchMap();
+    return this.savedMap() ?? this.model().branchMap();
+  }
+
+  /**
+   * The map saved with the open session's saved view, while the session is
+   * still the bytes it was saved for (`savedView` is undefined once the
+   * index changed): read without building the index.
+   */
+  private savedMap(): BranchMap | undefined {
+    const saved = requireOpenSession(this.options.runtime).savedView;
+    if (!saved?.branchMapJson) return undefined;
+    let map = this.savedMaps.get(saved);
+    if (!map) {
+      map = JSON.parse(saved.branchMapJson) as BranchMap;
+      this.savedMaps.set(saved, map);
+    }
+    return map;
   }
 
   /** The full facts of a branch (by its tip) or a segment of the open session's map. */

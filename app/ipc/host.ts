@@ -30,6 +30,7 @@ import { SessionManagement } from "../session-manage/session-management.ts";
 import { type TrashFunction, TrashBin } from "../session-manage/trash-bin.ts";
 import { SessionBranches } from "../branches/session-branches.ts";
 import { SessionActions } from "../session-view/session-actions.ts";
+import { INDEX_BUILD_DELAY_MS } from "../session-view/open-session-view.ts";
 import { SessionViews } from "../session-view/session-views.ts";
 import { SessionWrites } from "../session-view/session-writes.ts";
 import { PreferencesFile } from "../preferences/preferences-file.ts";
@@ -53,6 +54,8 @@ export interface ArborHostOptions {
   setTitle?: ((title: string) => void) | undefined;
   /** Runs work once the answers given so far have left the process (see `WindowServicesOptions.afterReplies`). */
   afterReplies?: ((work: () => void) => void) | undefined;
+  /** See `WindowServicesOptions.indexBuildDelayMs`. */
+  indexBuildDelayMs?: number | undefined;
   /** Opens session files (default: the runtime's, `openFileSession` over `app/store`). */
   openSession?: OpenSessionFactory | undefined;
   /** Writes new, forked and cloned files (default: the runtime's, over `app/store/new-file.ts`). */
@@ -156,6 +159,12 @@ export interface WindowServicesOptions {
    * default: the next turn of the event loop (Electron's IPC sends at once).
    */
   afterReplies?: ((work: () => void) => void) | undefined;
+  /**
+   * How long a session opened from a saved view waits, once its first answers have left, before it builds
+   * its index (seconds of work at 100k entries, in one piece): the window draws what it was sent first
+   * (default `INDEX_BUILD_DELAY_MS`). A request that needs the index builds it at once.
+   */
+  indexBuildDelayMs?: number | undefined;
 }
 
 /** One window's services over its runtime and the library, and the handler table over them. */
@@ -187,6 +196,7 @@ export function createWindowServices(options: WindowServicesOptions): WindowServ
     library,
     now: options.now ?? Date.now,
     afterReplies: options.afterReplies ?? ((work) => setImmediate(work)),
+    indexBuildDelayMs: options.indexBuildDelayMs ?? INDEX_BUILD_DELAY_MS,
     onInternalError: options.onInternalError,
   });
   const actions = new SessionActions({ runtime, views: sessions, library, ids, events });
@@ -297,6 +307,7 @@ export function createArborHost(options: ArborHostOptions): ArborHost {
     openMarks,
     onInternalError: options.onInternalError,
     afterReplies: options.afterReplies,
+    indexBuildDelayMs: options.indexBuildDelayMs,
     trashBin,
     launcher: options.launcher,
     chooseImportFile: options.chooseImportFile,

@@ -8,6 +8,7 @@
 import { appendFileSync, readFileSync, rmSync, truncateSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { BranchModel } from "../../shared/branches/index.ts";
 import type { SessionView } from "../../shared/ipc/contract.ts";
 import { applySessionDelta } from "../../shared/ipc/session-delta.ts";
 import { plainView, sessionViewOf } from "../../shared/ipc/testing/session-view.ts";
@@ -32,6 +33,9 @@ import { ensureNoLeaks } from "../../shared/lifecycle/testing.ts";
 ensureNoLeaks();
 
 const fixture = hostsInTempFolder("arbor-session-view-");
+
+/** How long sessions opened from a saved view wait to build their index, here. */
+const INDEX_BUILD_TEST_DELAY_MS = 30;
 
 /** The whole view of the open session, as `session.current` answers. */
 function current(created: ArborHost): SessionView | null {
@@ -271,6 +275,7 @@ describe("sessions opened from a saved view", () => {
       demo: false,
       openSession: fileSessionFactory({ mode: "structure-with-facts", parseCache: cache }),
       setTitle,
+      indexBuildDelayMs: INDEX_BUILD_TEST_DELAY_MS,
     });
     return { created, cache };
   }
@@ -283,6 +288,8 @@ describe("sessions opened from a saved view", () => {
   }
 
   const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+  /** Past the delay before the index is built. */
+  const afterIndexDelay = () => new Promise((resolve) => setTimeout(resolve, INDEX_BUILD_TEST_DELAY_MS + 20));
 
   it("answers the open, the leaf's context and entry as an index would, then builds the index", async () => {
     const { samplePath } = fixture;
@@ -311,11 +318,38 @@ describe("sessions opened from a saved view", () => {
     expect(open.context(leafId, false)).toEqual(json(contextView(index, reader, leafId, false)));
     expect(open.entry(leafId)).toEqual(json(entryDetail(index, reader, leafId)));
     expect(cache.loads).toBe(0);
-    // The index is built once those are answered.
+    // The index is built a while after those are answered: the window draws them first.
     await nextTurn();
+    expect(cache.loads).toBe(0);
+    await afterIndexDelay();
     expect(cache.loads).toBe(1);
     expect(open.context(SAMPLE_IDS.u2, true)).toEqual(contextView(index, reader, SAMPLE_IDS.u2, true));
     expect(plainView(current(created))).toEqual(plainView(view));
+  });
+
+  it("answers the branch map from the saved view without an index; once the file grew, from the index", async () => {
+    const { samplePath } = fixture;
+    writeSampleSession(samplePath);
+    const { created, cache } = savedViewHost();
+    saveView(samplePath, cache);
+    cache.loads = 0;
+    await openSample(created);
+    const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+    const mapOf = () => {
+      const index = readSession(readFileSync(samplePath, "utf8"));
+      return json(BranchModel.build(index, inMemoryEntryReader(index)).branchMap());
+    };
+    const branches = created.windowServices.branches;
+    expect(json(branches.map())).toEqual(mapOf());
+    expect(cache.loads).toBe(0);
+    appendFileSync(
+      samplePath,
+      message("ee000009", SAMPLE_IDS.u2, "a new branch", "2026-01-03T00:00:09.000Z"),
+    );
+    created.runtime.session!.refresh();
+    expect(created.runtime.session!.savedView).toBeUndefined();
+    expect(json(branches.map())).toEqual(mapOf());
+    expect(json(branches.map()).leaves.map((leaf) => leaf.leafId)).toContain("ee000009");
   });
 
   it("deltas from the saved view equal the whole view after each append, a rebuilt index too", async () => {
@@ -354,7 +388,7 @@ describe("sessions opened from a saved view", () => {
     const reopened = followedView(again, (await openSample(again)).view);
     expect(again.runtime.session!.savedView).toBeDefined();
     again.windowServices.sessions.requireCurrent().context(reopened.current.leafId, false);
-    await nextTurn();
+    await afterIndexDelay();
     expect(again.runtime.session!.savedView).toBeDefined();
     appendFileSync(samplePath, message("ee000003", "ee000002", "more", at(3)));
     again.runtime.session!.refresh();

@@ -28,11 +28,14 @@ import type { SessionIndex } from "../../shared/session/tree-index.ts";
 import type { EventSink } from "../ipc/event-sink.ts";
 import type { IssuedIds } from "../ipc/issued-ids.ts";
 import type { LibraryView } from "../library-view/library-view.ts";
-import { DisposableObject } from "../../shared/lifecycle/disposable.ts";
+import { DisposableObject, toDisposable } from "../../shared/lifecycle/disposable.ts";
 import type { OpenSession, SessionReloadReason } from "../runtime/open-session.ts";
 import { LIVE_WINDOW_MS } from "../store/append.ts";
 import { savedLeafContext, savedLeafEntry, sessionViewFromSaved } from "./saved-view-answers.ts";
 import { SentView } from "./sent-view.ts";
+
+/** See `SessionViewServices.indexBuildDelayMs`: long enough for a window to draw a 100k-entry session's map. */
+export const INDEX_BUILD_DELAY_MS = 1000;
 import { cutContextView, cutEntryDetail, type TextSource, WholeTexts } from "./text-answers.ts";
 
 /** What the views of a window's sessions share. */
@@ -47,6 +50,8 @@ export interface SessionViewServices {
    * long work does not hold them back (see `WindowServicesOptions.afterReplies`).
    */
   afterReplies: (work: () => void) => void;
+  /** How long after those replies a session opened from a saved view builds its index (see `buildIndexSoon`). */
+  indexBuildDelayMs: number;
   /** Errors of work done after the replies (building the index). */
   onInternalError?: ((error: unknown, request: string) => void) | undefined;
 }
@@ -60,6 +65,8 @@ export class OpenSessionView extends DisposableObject {
       ? this.wholeEntry(source.entryId).entry
       : this.wholeContext(source.leafId, source.llm),
   );
+  /** The index build `buildIndexSoon` scheduled: null while it waits for the replies to leave. */
+  private indexBuild: ReturnType<typeof setTimeout> | null | undefined;
   /** One search per index: its texts are built on the first search and kept while the index grows by appends. */
   private readonly searches = new WeakMap<SessionIndex, EntrySearch>();
 
@@ -185,23 +192,33 @@ export class OpenSessionView extends DisposableObject {
 
   /**
    * A session opened from a saved view answers its first requests (the view,
-   * the leaf's context and entry) without its index; the index is built once
-   * those answers have left, so a click elsewhere need not wait for it.
+   * the leaf's context and entry, the branch map) without its index; the
+   * index is built `indexBuildDelayMs` after those answers have left, so the
+   * window draws them before this process is busy for seconds, and a click
+   * elsewhere need not wait for it (a request that needs the index sooner
+   * builds it then).
    */
   private buildIndexSoon(): void {
+    if (this.indexBuild !== undefined) return;
     const { session } = this;
+    this.indexBuild = null;
     this.services.afterReplies(() => {
       if (this.isDisposed) return;
-      try {
-        // Reading the index builds it; a look at the file then says whether it read the view's bytes.
-        const saved = session.savedView;
-        const index = session.index;
-        session.refresh();
-        const unchanged = saved !== undefined && session.savedView === saved && session.index === index;
-        if (unchanged && this.sent?.saved?.view === saved) this.sent.nodes.adopt(index);
-      } catch (error) {
-        this.services.onInternalError?.(error, "session.index");
-      }
+      this.indexBuild = setTimeout(() => {
+        if (this.isDisposed) return;
+        try {
+          // Reading the index builds it; a look at the file then says whether it read the view's bytes.
+          const saved = session.savedView;
+          const index = session.index;
+          session.refresh();
+          const unchanged = saved !== undefined && session.savedView === saved && session.index === index;
+          if (unchanged && this.sent?.saved?.view === saved) this.sent.nodes.adopt(index);
+        } catch (error) {
+          this.services.onInternalError?.(error, "session.index");
+        }
+      }, this.services.indexBuildDelayMs);
+      const timer = this.indexBuild;
+      this.register(toDisposable(() => clearTimeout(timer)));
     });
   }
 

@@ -1,7 +1,7 @@
 /**
  * Saved views (saved-view.ts) against what the explorer would build from a
  * fresh read of the same real files: the nodes, the view's fields, the
- * leaf's context and entry. An open that finds a saved view of exactly the
+ * leaf's context and entry, the branch map. An open that finds a saved view of exactly the
  * file's bytes hands it on and builds no index until the index is asked
  * for; the index it then builds is the one of the bytes at the open. A view
  * of other bytes, or a damaged view file, is never used.
@@ -11,6 +11,7 @@ import { createHash } from "node:crypto";
 import { appendFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { BranchModel } from "../../shared/branches/index.ts";
 import { contextView, entryDetail, sessionViewContent, treeNodeViews } from "../../shared/ipc/views.ts";
 import { decodeNodes } from "../../shared/ipc/node-table.ts";
 import { inMemoryEntryReader, readSession } from "../../shared/session/index.ts";
@@ -92,6 +93,7 @@ function expectViewOf(view: SavedView | undefined, path: string): void {
     expect(view!.leafEntry).toEqual(
       index.leafId === null ? null : json(entryDetail(index, reader, index.leafId)),
     );
+    expect(JSON.parse(view!.branchMapJson!)).toEqual(json(BranchModel.build(index, reader).branchMap()));
   } finally {
     opened.close();
   }
@@ -316,11 +318,11 @@ function createHashHex(text: string): string {
 describe("the saved view's version", () => {
   /**
    * A digest of the saved view of a fixed generated file. When this fails,
-   * what a view holds has changed (node views, the view's fields, contexts):
+   * what a view holds has changed (node views, the view's fields, contexts, the branch map):
    * views saved by the old code must not be sent as the new one's. Bump
    * SAVED_VIEW_VERSION, then update both values here.
    */
-  const EXPECTED = { version: 3, digest: "ad0c069b6009dd35c7b4bb83b34ee231134f202a" };
+  const EXPECTED = { version: 4, digest: "9657ab7685d26191d926b04eb458449cabcdd526" };
 
   it("changes with what a view holds", () => {
     const generated = generateSession({

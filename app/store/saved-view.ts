@@ -10,11 +10,16 @@
  * made from: it records their SHA-256, checked against the file before it is
  * trusted.
  *
+ * It holds the session's branch map too (shared/branches), which the window
+ * asks for next when the entry graph would be unreadable at Fit: building it
+ * needs the index, seconds at 100k entries, the saved text none.
+ *
  * The file, a line each: the SHA-256 of the rest (hex), then as JSON the
  * view's fields, the nodes' wire form, the leaf's context (or null), the
- * leaf's entry (or null).
+ * leaf's entry (or null), the branch map (or null).
  */
 
+import { BranchModel } from "../../shared/branches/index.ts";
 import type { EntryReader } from "../../shared/session/entry-reader.ts";
 import { isRecord } from "../../shared/session/facts.ts";
 import { isProblemShaped } from "../../shared/session/problems.ts";
@@ -36,7 +41,7 @@ import { contentHash } from "./content-hash.ts";
  * `saved-view.test.ts` holds a digest of a view of a fixed file and fails
  * until both are updated. The wire format is checked on its own.
  */
-export const SAVED_VIEW_VERSION = 3;
+export const SAVED_VIEW_VERSION = 4;
 
 const FORMAT = "arbor-saved-view";
 
@@ -52,15 +57,22 @@ export interface SavedView {
   leafContextJson: string | null;
   /** The file's leaf entry (`entryDetail`); null without a leaf, or when too large to keep. */
   leafEntry: EntryDetail | null;
+  /** The JSON text of the branch map (`BranchModel.branchMap`); null when too large to keep. */
+  branchMapJson: string | null;
 }
 
 /** A leaf context or entry larger than this (as JSON) is not saved: it is built from the index when asked for. */
 const MAX_LEAF_JSON_CHARS = 4 * 1024 * 1024;
+/** A branch map larger than this (as JSON: ~3 MB for 1,000 tips) is not saved either. */
+const MAX_MAP_JSON_CHARS = 32 * 1024 * 1024;
 
 /** Lets other work run between the steps of building a view (each step is a pass over every entry). */
 export type Pause = () => Promise<void>;
 
-/** The steps of a view of `index`: every node's view built and encoded, the leaf's context, the leaf's entry. */
+/**
+ * The steps of a view of `index`: every node's view built and encoded, the leaf's context, the leaf's
+ * entry, the branch map.
+ */
 function viewSteps(
   index: SessionIndex,
   reader: EntryReader,
@@ -71,6 +83,7 @@ function viewSteps(
   let nodesJson = "";
   let leafContextJson: string | null = null;
   let leafEntry: EntryDetail | null = null;
+  let branchMapJson: string | null = null;
   const steps = [
     () => {
       nodesJson = JSON.stringify(encodeNodes(treeNodeViews(index, reader)));
@@ -83,6 +96,10 @@ function viewSteps(
       const entry = leafId === null ? null : entryDetail(index, reader, leafId);
       leafEntry = entry && JSON.stringify(entry).length <= MAX_LEAF_JSON_CHARS ? entry : null;
     },
+    () => {
+      const json = JSON.stringify(BranchModel.build(index, reader).branchMap());
+      branchMapJson = json.length <= MAX_MAP_JSON_CHARS ? json : null;
+    },
   ];
   return Object.assign(steps, {
     view: (): SavedView => ({
@@ -92,6 +109,7 @@ function viewSteps(
       nodesJson,
       leafContextJson,
       leafEntry,
+      branchMapJson,
     }),
   });
 }
@@ -150,6 +168,7 @@ export function encodeSavedView(path: string, view: SavedView): string {
     view.nodesJson,
     view.leafContextJson ?? "null",
     JSON.stringify(view.leafEntry),
+    view.branchMapJson ?? "null",
   ].join("\n");
   return `${contentHash().update(body).digest("hex")}\n${body}`;
 }
@@ -168,7 +187,14 @@ export function decodeSavedView(bytes: Buffer, path: string): SavedView | undefi
     start = end + 1;
   }
   if (lines.length !== LINES) return undefined;
-  const [checksumLine, metaLine, nodesLine, contextLine, entryLine] = lines as [Span, Span, Span, Span, Span];
+  const [checksumLine, metaLine, nodesLine, contextLine, entryLine, mapLine] = lines as [
+    Span,
+    Span,
+    Span,
+    Span,
+    Span,
+    Span,
+  ];
   const checksum = bytes.toString("latin1", checksumLine[0], checksumLine[1]);
   if (checksum !== contentHash().update(bytes.subarray(metaLine[0])).digest("hex")) return undefined;
   const text = ([start, end]: Span) => bytes.toString("utf8", start, end);
@@ -183,6 +209,7 @@ export function decodeSavedView(bytes: Buffer, path: string): SavedView | undefi
   if (!isMeta(meta) || meta.path !== path || !(leafEntry === null || isEntryDetail(leafEntry)))
     return undefined;
   const leafContextJson = text(contextLine);
+  const branchMapJson = text(mapLine);
   return {
     digest: meta.digest,
     entryCount: meta.entryCount,
@@ -190,11 +217,12 @@ export function decodeSavedView(bytes: Buffer, path: string): SavedView | undefi
     nodesJson: text(nodesLine),
     leafContextJson: leafContextJson === "null" ? null : leafContextJson,
     leafEntry,
+    branchMapJson: branchMapJson === "null" ? null : branchMapJson,
   };
 }
 
-/** Checksum, fields, nodes, leaf context, leaf entry. */
-const LINES = 5;
+/** Checksum, fields, nodes, leaf context, leaf entry, branch map. */
+const LINES = 6;
 
 /** A line's `[start, end)` in the file's bytes. */
 type Span = [start: number, end: number];

@@ -26,6 +26,12 @@ import { MAP_DATA_MARK, VIEW_ARRIVED_MARK } from "./marks.ts";
 /** While entries are appended, the map is asked for again at most this often. */
 export const MAP_REFRESH_MS = 500;
 
+/**
+ * From this many entries on, the map is asked for as soon as a session's view arrives: at this size the
+ * entry graph is rarely readable at Fit, and the map is ready (saved with the view, or quick to build).
+ */
+const MAP_LIKELY_MIN_ENTRIES = 5_000;
+
 export type CompareMode = "entries" | "context";
 
 export interface CompareState {
@@ -213,11 +219,18 @@ function createMapActions(
     loader.cancelRefresh();
     const before = store.getState();
     const same = view !== null && view.sessionId === before.sessionId;
+    if (!same)
+      store.setState({ ...initialBranchesState, marked: before.marked, sessionId: view?.sessionId ?? null });
+    // A session this large most likely opens in the map: asked for now, while the graph model below is laid
+    // out (a second of work at 100k entries), not after it.
+    if (!same && (view?.nodes.count ?? 0) >= MAP_LIKELY_MIN_ENTRIES) ensureMap();
     const model = kit.model();
     const defaultView =
       addressView ?? (model === null ? "entries" : chooseDefaultView(model.layout, needs.viewport()));
+    const { map, mapStatus, mapError } = store.getState();
     store.setState({
       ...initialBranchesState,
+      ...(same ? {} : { map, mapStatus, mapError }),
       marked: before.marked,
       mapBudget: budgetFor(needs.viewport().height, before.mapBudget),
       sessionId: view?.sessionId ?? null,
