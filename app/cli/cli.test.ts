@@ -23,6 +23,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SERVE_USAGE } from "../serve/main.ts";
 import { spawnServe } from "../serve/testing.ts";
 import { type CheckReport, runCli } from "./main.ts";
 
@@ -803,7 +804,8 @@ describe("usage and I/O errors", () => {
     const result = run(["help"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("arbor context FILE");
-    expect(result.stdout).toContain("arbor serve [--dir DIR]... [--port N]");
+    // The same options as `arbor serve --help` lists.
+    expect(result.stdout).toContain(`  ${SERVE_USAGE.replace(/^usage: /, "")}\n`);
     expect(result.stderr).toBe("");
   });
 });
@@ -922,4 +924,48 @@ describe("the arbor executable", () => {
     expect(result.status).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ entries: 8, lines: 9, maxDepth: 6, leaves: 2 });
   });
+
+  it("npm run -s arbor -- serve: a SIGTERM to npm stops the server too", { timeout: 120_000 }, async () => {
+    // npm passes the signal to its shell, not to the shell's child: the server must notice it was left.
+    const data = mkdtempSync(join(tmpdir(), "arbor-cli-npm-serve-"));
+    const npm = spawn(
+      "npm",
+      ["run", "-s", "arbor", "--", "serve", "--port", "0", "--dir", dir, "--data-dir", data],
+      {
+        cwd: REPO,
+        env: { ...process.env, PI_CODING_AGENT_DIR: join(data, "no-pi-agent") },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    try {
+      let output = "";
+      const port = await new Promise<number>((resolvePort, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no URL within 60 s:\n${output}`)), 60_000);
+        const look = (chunk: Buffer) => {
+          output += chunk.toString();
+          const found = /http:\/\/127\.0\.0\.1:(\d+)\/\?token=/.exec(output);
+          if (!found) return;
+          clearTimeout(timer);
+          resolvePort(Number(found[1]));
+        };
+        npm.stdout.on("data", look);
+        npm.stderr.on("data", look);
+      });
+      expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
+      const exited = new Promise<void>((resolveExit) => npm.once("exit", () => resolveExit()));
+      npm.kill("SIGTERM");
+      await exited;
+      await expect.poll(() => processesNaming(data), { timeout: 10_000, interval: 250 }).toEqual([]);
+      await expect(fetch(`http://127.0.0.1:${port}/`)).rejects.toThrow();
+    } finally {
+      for (const line of processesNaming(data)) process.kill(Number(line.split(" ")[0]), "SIGKILL");
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
 });
+
+/** The processes (`PID command line`) whose command line names `text`. */
+function processesNaming(text: string): string[] {
+  const found = spawnSync("pgrep", ["-af", text], { encoding: "utf8" }).stdout;
+  return found.split("\n").filter((line) => line.trim() !== "" && !line.includes("pgrep"));
+}

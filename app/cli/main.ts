@@ -8,7 +8,7 @@
  *   arbor stats FILE [--json]
  *   arbor branches FILE [--json]
  *   arbor diff FILE LEFT RIGHT [--against OTHER_FILE] [--json]
- *   arbor serve [--dir DIR]... [--port N]   (app/serve/main.ts: Arbor in a browser)
+ *   arbor serve [--dir DIR]... [--port N] [--data-dir DIR] [--static DIR] [--no-demo]   (app/serve/main.ts)
  *
  *   arbor rename|label|continue|archive|unarchive|note|edit-context ...
  *   arbor fork|clone|new|export|trash ...   (app/cli/actions: see USAGE)
@@ -60,7 +60,7 @@ const USAGE = `usage:
   arbor stats FILE [--json]
   arbor branches FILE [--json]
   arbor diff FILE LEFT RIGHT [--against OTHER_FILE] [--json]
-  arbor serve [--dir DIR]... [--port N]
+  arbor serve [--dir DIR]... [--port N] [--data-dir DIR] [--static DIR] [--no-demo]
   arbor rename FILE NAME [--force] [--json]
   arbor label FILE ENTRY (TEXT | --clear) [--force] [--json]
   arbor continue FILE ENTRY [--summary TEXT] [--force] [--json]
