@@ -31,6 +31,7 @@ import { type GeneratedSession, writeGridSession, writeWorkSession } from "./sup
 import { readIndex } from "./support/oracle.ts";
 import type { PageGlobals, PagePerformanceObserver } from "./support/page-globals.ts";
 import { measureWithoutDevtools } from "./support/devtools-free.ts";
+import { type MapTiming, mapTimingDriver } from "./support/map-timing.ts";
 import { type OpenTimings, openTimingDriver } from "./support/open-timing.ts";
 import { type RunningServe, startServe } from "./support/serve.ts";
 
@@ -573,16 +574,17 @@ test("in the overview a click selects the entry under the pointer; zooming in sh
   await screenshot(page, "perf-grid-zoomed-back-in");
 });
 
-/** The issue's bar: the branch map drawn within this long of the session view arriving. */
-const MAP_PAINT_MS = 200;
 /**
- * What the test fails at: the map drawn within this long of its data arriving. Measured here 340-650 ms
- * (the layout of 2,000 segments ~150 ms, the rest the page's other work in the same frames: the 100k
- * session's context preview), so the issue's 200 ms is reported, not yet met.
+ * The issue's bar: the branch map drawn within this long of the session view arriving. The map comes with
+ * the view (saved with it by the library's scan, app/store/saved-view.ts), so this is the page's own work:
+ * laying the map out and its first frame. Checked without DevTools (the next test but one): under
+ * Playwright the page's frames wait on the DevTools protocol's copy of the 11 MB view frame (see
+ * e2e/support/devtools-free.ts), so this test only reports its figure and fails past the guard.
  */
-const MAP_PAINT_GUARD_MS = 1_000;
+const MAP_PAINT_MS = 200;
+const MAP_PAINT_GUARD_MS = 2_000;
 
-test("the branch map of a 100k-entry session with ~1,000 tips draws within 200 ms, readable at Fit", async ({
+test("the branch map of a 100k-entry session with ~1,000 tips comes with its view, readable at Fit (timed under Playwright)", async ({
   page,
 }) => {
   test.setTimeout(120_000);
@@ -634,13 +636,29 @@ test("the branch map of a 100k-entry session with ~1,000 tips draws within 200 m
   await screenshot(page, "perf-tips100k-map");
   expect(branches).toBeGreaterThan(900);
   expect(textPx).toBeGreaterThanOrEqual(9);
-  expect(afterData).toBeLessThan(MAP_PAINT_GUARD_MS);
-  // The issue's bar counts the main process's first build of the branch model too (seconds at 100k,
-  // `arbor branches`' time): reported, and an annotation when it is missed.
-  if (afterView > MAP_PAINT_MS || afterData > MAP_PAINT_MS) {
-    test.info().annotations.push({
-      type: "perf",
-      description: `branch map drawn ${afterView.toFixed(0)} ms after the view (the main process builds the model on first ask)`,
-    });
-  }
+  // It came with the view: no request between the two.
+  expect(marks.data! - marks.view!).toBeLessThan(50);
+  expect(afterView).toBeLessThan(MAP_PAINT_GUARD_MS);
+});
+
+test("the branch map of the 100k-entry session draws within 200 ms of its view, timed with no DevTools attached", async () => {
+  test.setTimeout(180_000);
+  const rounds = 5;
+  const timings = await measureWithoutDevtools<MapTiming[]>({
+    url: serve.url,
+    driver: mapTimingDriver({
+      between: small.name,
+      target: tips.name,
+      rounds,
+      marks: { view: VIEW_ARRIVED_MARK, data: MAP_DATA_MARK, painted: MAP_PAINTED_MARK },
+      stepTimeoutMs: 60_000,
+    }),
+    timeoutMs: 170_000,
+  });
+  expect(timings).toHaveLength(rounds);
+  const afterView = median(timings.map((timing) => timing.afterView));
+  report(
+    `without DevTools: branch map of tips100k drawn ${afterView.toFixed(0)} ms (median) after its view arrived (${timings.map((timing) => `${timing.afterView} ms, data +${timing.dataAfterView} ms`).join("; ")})`,
+  );
+  expect(afterView).toBeLessThanOrEqual(MAP_PAINT_MS);
 });

@@ -23,7 +23,7 @@ import type { LibraryView } from "../library-view/library-view.ts";
 import type { SessionRuntime } from "../runtime/session-runtime.ts";
 import { requireOpenSession } from "../session-view/session-views.ts";
 import { type IndexedFile, openIndexedFile } from "../store/open-indexed-file.ts";
-import type { SavedView } from "../store/saved-view.ts";
+import { savedBranchMap } from "../session-view/saved-view-answers.ts";
 
 /** Turns of message detail sent when the request does not say. */
 const DEFAULT_DETAIL_TURNS = 20;
@@ -36,8 +36,6 @@ export interface SessionBranchesOptions {
 
 export class SessionBranches extends DisposableObject {
   private readonly models = new WeakMap<SessionIndex, BranchModel>();
-  /** Saved maps read back, by the saved view they came with. */
-  private readonly savedMaps = new WeakMap<SavedView, BranchMap>();
   /** The other session last compared with, open. */
   private other: { path: string; file: IndexedFile } | undefined;
 
@@ -58,13 +56,7 @@ export class SessionBranches extends DisposableObject {
    */
   private savedMap(): BranchMap | undefined {
     const saved = requireOpenSession(this.options.runtime).savedView;
-    if (!saved?.branchMapJson) return undefined;
-    let map = this.savedMaps.get(saved);
-    if (!map) {
-      map = JSON.parse(saved.branchMapJson) as BranchMap;
-      this.savedMaps.set(saved, map);
-    }
-    return map;
+    return saved && savedBranchMap(saved);
   }
 
   /** The full facts of a branch (by its tip) or a segment of the open session's map. */

@@ -303,6 +303,7 @@ describe("sessions opened from a saved view", () => {
     const index = readSession(readFileSync(samplePath, "utf8"));
     const reader = inMemoryEntryReader(index);
     const fresh = sessionViewOf(item!.sessionId, index, { path: samplePath });
+    const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
     const view = await created.windowServices.actions.open(item!.sessionId);
     // While the window reads the view, nothing builds the index.
     await nextTurn();
@@ -311,9 +312,12 @@ describe("sessions opened from a saved view", () => {
     expect(titles).toEqual([`${firstUserText(index, reader)} — project — Arbor`]);
     // Through the WebSocket's form, as a window gets it.
     const sent = JSON.parse(stringifyWire(encodeResult("session.open", view, "spliced")));
-    expect(plainView(decodeResult("session.open", sent))).toEqual(plainView({ ...fresh, live: view.live }));
+    // With the branch map saved with the view: the window draws it without asking.
+    const freshMap = json(BranchModel.build(index, reader).branchMap());
+    expect(plainView(decodeResult("session.open", sent))).toEqual(
+      plainView({ ...fresh, live: view.live, branchMap: freshMap }),
+    );
     const leafId = view.leafId!;
-    const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
     const open = created.windowServices.sessions.requireCurrent();
     expect(open.context(leafId, false)).toEqual(json(contextView(index, reader, leafId, false)));
     expect(open.entry(leafId)).toEqual(json(entryDetail(index, reader, leafId)));

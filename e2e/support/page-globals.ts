@@ -55,7 +55,11 @@ export interface PageGlobals {
   document: PageDocument;
   location: { href: string };
   navigator: { clipboard: { readText(): Promise<string>; writeText(text: string): Promise<void> } };
-  performance: { now(): number };
+  performance: {
+    now(): number;
+    getEntriesByName(name: string): { startTime: number }[];
+    clearMarks(): void;
+  };
   requestAnimationFrame(callback: (now: number) => void): number;
   getComputedStyle(element: PageElement): { backgroundColor: string; color: string };
   MutationObserver: new (callback: () => void) => PageMutationObserver;

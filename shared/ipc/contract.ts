@@ -146,6 +146,13 @@ export interface SessionView {
   bytes: number;
   /** The file changed within the last few seconds: a Pi is probably writing it. */
   live: boolean;
+  /**
+   * The session's branch map, when it came with the view: a large session's,
+   * saved with its view (app/store/saved-view.ts), so the window can draw
+   * the map as it opens without asking `session.branches` (a 3 MB answer at
+   * 1,000 tips). Absent otherwise.
+   */
+  branchMap?: BranchMap;
 }
 
 /** A change to a list that mostly grows at its end: keep the first `keep` items, then add `add`. */

@@ -90,8 +90,10 @@ export function applySessionDelta(view: SessionView, delta: SessionDelta): Sessi
     delta.removed.length === 0 &&
     delta.roots.add.length === 0 &&
     delta.roots.keep === view.roots.length;
+  // A map that came with the view is of the bytes before this change: it does not go on.
+  const { branchMap: _before, ...fields } = view;
   return {
-    ...view,
+    ...fields,
     headerId: delta.headerId,
     cwd: delta.cwd,
     name: delta.name,

@@ -19,7 +19,7 @@ import type { ControllerKit } from "../state/controller/kit.ts";
 import { messageOf } from "../state/controller/kit.ts";
 import type { Navigator } from "../state/controller/navigator.ts";
 import type { LoadStatus } from "../state/stores.ts";
-import { chooseDefaultView, type GraphView } from "./default-view.ts";
+import { chooseDefaultView, type GraphView, laneTips, leastExtentOfTips } from "./default-view.ts";
 import { MAP_ROW_HEIGHT, ROW_BUDGET } from "./map-layout.ts";
 import { MAP_DATA_MARK, VIEW_ARRIVED_MARK } from "./marks.ts";
 
@@ -206,40 +206,10 @@ function createMapActions(
   needs: BranchesNeeds,
 ): MapActions {
   const { session } = kit.stores;
-  const addressView = viewInAddress(
-    kit.options.location?.search ?? (typeof window === "undefined" ? "" : window.location.search),
-  );
   const loader = createMapLoader(kit, store);
   const { ensureMap } = loader;
 
-  /** A view shown whole (an open, a reload): a new map, and the default view for it. */
-  function viewShown() {
-    const view = session.getState().view;
-    mark(VIEW_ARRIVED_MARK);
-    loader.cancelRefresh();
-    const before = store.getState();
-    const same = view !== null && view.sessionId === before.sessionId;
-    if (!same)
-      store.setState({ ...initialBranchesState, marked: before.marked, sessionId: view?.sessionId ?? null });
-    // A session this large most likely opens in the map: asked for now, while the graph model below is laid
-    // out (a second of work at 100k entries), not after it.
-    if (!same && (view?.nodes.count ?? 0) >= MAP_LIKELY_MIN_ENTRIES) ensureMap();
-    const model = kit.model();
-    const defaultView =
-      addressView ?? (model === null ? "entries" : chooseDefaultView(model.layout, needs.viewport()));
-    const { map, mapStatus, mapError } = store.getState();
-    store.setState({
-      ...initialBranchesState,
-      ...(same ? {} : { map, mapStatus, mapError }),
-      marked: before.marked,
-      mapBudget: budgetFor(needs.viewport().height, before.mapBudget),
-      sessionId: view?.sessionId ?? null,
-      view: same && before.chosen ? before.view : defaultView,
-      chosen: same && before.chosen,
-      expanded: same ? before.expanded : new Set(),
-    });
-    if (store.getState().view === "map") ensureMap();
-  }
+  const viewShown = createViewShown(kit, store, needs, loader);
 
   kit.own(
     session.subscribe((state, previous) => {
@@ -284,6 +254,70 @@ function createMapActions(
       needs.navigator.reveal(entryId, false);
     },
   };
+}
+
+/**
+ * What happens when a view is shown whole (an open, a reload): a new map (the one that came with the view,
+ * or asked for), and the default view for it (`?view=` in the address, else the readable one).
+ */
+function createViewShown(
+  kit: ControllerKit,
+  store: StoreApi<BranchesState>,
+  needs: BranchesNeeds,
+  loader: ReturnType<typeof createMapLoader>,
+): () => void {
+  const { session } = kit.stores;
+  const { ensureMap } = loader;
+  const addressView = viewInAddress(
+    kit.options.location?.search ?? (typeof window === "undefined" ? "" : window.location.search),
+  );
+
+  /** A view shown whole (an open, a reload): a new map, and the default view for it. */
+  function viewShown() {
+    const view = session.getState().view;
+    mark(VIEW_ARRIVED_MARK);
+    loader.cancelRefresh();
+    const before = store.getState();
+    const same = view !== null && view.sessionId === before.sessionId;
+    const given = same ? undefined : view?.branchMap;
+    if (!same)
+      store.setState({ ...initialBranchesState, marked: before.marked, sessionId: view?.sessionId ?? null });
+    if (given) {
+      // A large session's map came with its view (saved with it): nothing to ask for.
+      mark(MAP_DATA_MARK);
+      store.setState({ map: given, mapStatus: "ready", mapError: null });
+    } else if (!same && (view?.nodes.count ?? 0) >= MAP_LIKELY_MIN_ENTRIES) {
+      // A session this large most likely opens in the map: asked for now, while the graph model below is
+      // laid out (a second of work at 100k entries), not after it.
+      ensureMap();
+    }
+    const defaultView = addressView ?? defaultViewOf(given);
+    const { map, mapStatus, mapError } = store.getState();
+    store.setState({
+      ...initialBranchesState,
+      ...(same ? {} : { map, mapStatus, mapError }),
+      marked: before.marked,
+      mapBudget: budgetFor(needs.viewport().height, before.mapBudget),
+      sessionId: view?.sessionId ?? null,
+      view: same && before.chosen ? before.view : defaultView,
+      chosen: same && before.chosen,
+      expanded: same ? before.expanded : new Set(),
+    });
+    if (store.getState().view === "map") ensureMap();
+  }
+
+  /** The map when the entry graph would be unreadable at Fit: told by the map's tips when it can be, else by the layout. */
+  function defaultViewOf(map: BranchMap | undefined): GraphView {
+    const viewport = needs.viewport();
+    const state = session.getState();
+    const tips = map ? laneTips(map, state) : null;
+    if (tips !== null && chooseDefaultView(leastExtentOfTips(tips, state.direction), viewport) === "map")
+      return "map";
+    const model = kit.model();
+    return model === null ? "entries" : chooseDefaultView(model.layout, viewport);
+  }
+
+  return viewShown;
 }
 
 /** Rows of the map that fit a height (the graph panel's, before the map is drawn); `otherwise` when unknown. */

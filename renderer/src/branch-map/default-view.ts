@@ -4,7 +4,13 @@
  * far Fit may zoom the entry graph out before its text gets too small.
  */
 
-import { DEFAULT_LAYOUT, fitZoom } from "../../../shared/graph/index.ts";
+import type { BranchMap } from "../../../shared/branches/index.ts";
+import {
+  DEFAULT_LAYOUT,
+  type FilterMode,
+  fitZoom,
+  type LayoutDirection,
+} from "../../../shared/graph/index.ts";
 
 export type GraphView = "map" | "entries";
 
@@ -43,6 +49,36 @@ export function chooseDefaultView(layout: Extent, viewport: Extent): GraphView {
   if (viewport.width <= 0 || viewport.height <= 0 || layout.width <= 0 || layout.height <= 0)
     return "entries";
   return fitTextPx(layout, viewport) < READABLE_TEXT_PX ? "map" : "entries";
+}
+
+/** Filters that hide entries inside branches but no whole branch: each tip still ends a lane. */
+const LANE_KEEPING_FILTERS: ReadonlySet<FilterMode> = new Set(["default", "no-tools", "all"]);
+
+/**
+ * The tips that each end a lane of the entry graph as the window would draw it (`state`'s filter and
+ * archive toggle), or null when the filter or the search can hide whole branches (then only the layout
+ * says how wide the graph is).
+ */
+export function laneTips(
+  map: BranchMap,
+  state: { filterMode: FilterMode; showArchived: boolean; searchFilter: boolean },
+): number | null {
+  if (!LANE_KEEPING_FILTERS.has(state.filterMode) || state.searchFilter) return null;
+  return state.showArchived ? map.leaves.length : map.leaves.filter((leaf) => !leaf.archived).length;
+}
+
+/**
+ * The least extent the entry graph of a session with `tips` branch tips can have: the layout gives each
+ * leaf a lane of its own (shared/graph/layout.ts), and at least half the tips stay leaves whatever the
+ * filter hides. When even that is unreadable at Fit, the map is the default without laying the graph out
+ * (a second of work at 100k entries, while the map is ready).
+ */
+export function leastExtentOfTips(tips: number, direction: LayoutDirection): Extent {
+  const lanes = Math.ceil(tips / 2);
+  const { nodeWidth, nodeHeight, gapX, gapY } = DEFAULT_LAYOUT;
+  return direction === "TB"
+    ? { width: lanes * (nodeWidth + gapX), height: nodeHeight + gapY }
+    : { width: nodeWidth + gapX, height: lanes * (nodeHeight + gapY) };
 }
 
 /** Fit's zoom kept where text stays readable (and no larger than the view allows at most). */

@@ -4,7 +4,20 @@ import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { SessionBuilder } from "../../../shared/branches/testing/session-builder.ts";
 import { KNOWN_ENTRY_TYPES, KNOWN_ROLES } from "../../../shared/session/types.ts";
-import { chooseDefaultView, clampFitZoom, READABLE_MIN_ZOOM } from "../branch-map/default-view.ts";
+import { BranchModel } from "../../../shared/branches/index.ts";
+import { FILTER_MODES } from "../../../shared/graph/index.ts";
+import { sessionViewOf } from "../../../shared/ipc/testing/session-view.ts";
+import { inMemoryEntryReader, readSession } from "../../../shared/session/index.ts";
+import { generateSession } from "../../../shared/session/testing/generate-session.ts";
+import {
+  chooseDefaultView,
+  clampFitZoom,
+  laneTips,
+  leastExtentOfTips,
+  READABLE_MIN_ZOOM,
+} from "../branch-map/default-view.ts";
+import { createGraphSelectors } from "../state/graph-model.ts";
+import { initialSessionState } from "../state/stores.ts";
 import { viewInAddress } from "../branch-map/branches-part.ts";
 import { markItems, shadeItems, stripeItems } from "../graph/legend-entries.ts";
 import { nodeLook } from "../graph/node-look.ts";
@@ -36,6 +49,33 @@ describe("readable sizes", () => {
     expect(chooseDefaultView({ width: 30_000, height: 400 }, viewport)).toBe("map");
     // Nothing laid out yet: the graph.
     expect(chooseDefaultView({ width: 300, height: 40_000 }, { width: 0, height: 0 })).toBe("entries");
+  });
+
+  it("never reckons the entry graph larger from a session's tips than its layout is, in either direction", () => {
+    // The bound lets a session open in the map without laying its graph out: it must never say unreadable
+    // for a graph that is readable. Generated sessions (branches, labels, compactions, damage), every filter.
+    const selectors = createGraphSelectors();
+    let checked = 0;
+    for (let seed = 1; seed <= 40; seed++) {
+      const index = readSession(generateSession({ seed, damage: seed % 3 === 0 }).text);
+      const map = BranchModel.build(index, inMemoryEntryReader(index)).branchMap();
+      const view = sessionViewOf("s", index);
+      for (const direction of ["TB", "LR"] as const)
+        for (const filterMode of FILTER_MODES)
+          for (const showArchived of [false, true]) {
+            const state = { ...initialSessionState, view, direction, filterMode, showArchived };
+            const tips = laneTips(map, state);
+            if (tips === null) continue;
+            const model = selectors.model(state)!;
+            const least = leastExtentOfTips(tips, direction);
+            const what = `seed ${seed} ${direction} ${filterMode} ${showArchived}`;
+            expect(least.width, what).toBeLessThanOrEqual(model.layout.width);
+            expect(least.height, what).toBeLessThanOrEqual(model.layout.height);
+            checked++;
+          }
+    }
+    // Three filters (default, no tools, all) say anything: the others can hide whole branches.
+    expect(checked).toBe(40 * 2 * 3 * 2);
   });
 
   it("clamps Fit's zoom to the least readable one", () => {
@@ -89,6 +129,18 @@ describe("the map and the compare view in the explorer", () => {
     expect(explorer.controller.branches.store.getState().view).toBe("entries");
     fireEvent.keyDown(document.body, { key: "m" });
     expect(explorer.controller.branches.store.getState().view).toBe("map");
+    explorer.unmount();
+  });
+
+  it("draws a map that came with the session's view without asking for it, and opens in it when its tips say so", async () => {
+    // Two tips: at least one lane of 288 px (a node and its gap), on a graph 100 px wide.
+    const explorer = await renderExplorer([{ sessionId: "r", text: retrySession(), mapWithView: true }], {
+      open: "r",
+      graphViewport: { width: 100, height: 600 },
+    });
+    await waitFor(() => expect(document.querySelectorAll(".map-row").length).toBeGreaterThan(1));
+    expect(explorer.controller.branches.store.getState().view).toBe("map");
+    expect(explorer.client.calls.some((call) => call.name === "session.branches")).toBe(false);
     explorer.unmount();
   });
 

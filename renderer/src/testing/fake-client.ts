@@ -49,6 +49,8 @@ export interface FakeSessionInput {
   modified?: string;
   parentSessionId?: string | null;
   error?: string | null;
+  /** Opened, its view comes with its branch map, as a large session's saved view does (app/store/saved-view.ts). */
+  mapWithView?: boolean;
 }
 
 export interface FakeSession {
@@ -284,7 +286,10 @@ export function createFakeClient(inputs: FakeSessionInput[], options: FakeClient
       case "session.open": {
         const id = String(p.sessionId);
         if (openId !== id) switchTo(id);
-        return viewOf(id) as RequestResult<N>;
+        const view = viewOf(id);
+        const { index, input } = session(id);
+        if (input.mapWithView) view.branchMap = BranchModel.build(index, inMemoryEntryReader(index)).branchMap();
+        return view as RequestResult<N>;
       }
       case "session.current":
         return (openId === null ? null : viewOf(openId)) as RequestResult<N>;
