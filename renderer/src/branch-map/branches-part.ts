@@ -4,7 +4,8 @@
  * (`session.branches`, asked for once something shows it: the map view, the
  * tip picker; the main process builds its branch model on the first ask,
  * seconds for 100k entries, so a session only looked at as entries never
- * pays for it), kept fresh while entries are appended by asking again at
+ * pays for it; a large session's comes with its view), kept fresh while
+ * entries are appended, while something shows it, by asking again at
  * most every 500 ms (the main process updates its model incrementally, so
  * that is cheap there, and the renderer keeps no second model), the map's
  * folds and keyboard cursor, and the compare pane (`session.compare`).
@@ -186,7 +187,15 @@ function createMapLoader(kit: ControllerKit, store: StoreApi<BranchesState>) {
     ensureMap,
     /** Asks again soon (entries were appended): only a map asked for is kept fresh. */
     refreshSoon() {
-      if (refresh !== null || store.getState().mapStatus === "idle") return;
+      const state = store.getState();
+      if (refresh !== null || state.mapStatus === "idle") return;
+      if (state.view !== "map" && state.picker === null) {
+        // Nothing shows it: dropped, and asked for again when something does (`ensureMap`), not at every
+        // append of a live session (a large session's map is megabytes).
+        mapSerial++;
+        store.setState({ map: null, mapStatus: "idle", mapError: null });
+        return;
+      }
       refresh = kit.later(MAP_REFRESH_MS, () => {
         refresh = null;
         void loadMap();

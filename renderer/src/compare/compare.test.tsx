@@ -144,6 +144,37 @@ describe("the map and the compare view in the explorer", () => {
     explorer.unmount();
   });
 
+  it("keeps the map fresh on appends while it shows, and drops it while the entries show", async () => {
+    const explorer = await renderExplorer([{ sessionId: "r", text: retrySession(), mapWithView: true }], {
+      open: "r",
+      graphViewport: { width: 100, height: 600 },
+    });
+    const { controller, client } = explorer;
+    const branchRequests = () => client.calls.filter((call) => call.name === "session.branches").length;
+    const tips = () => controller.branches.store.getState().map?.leaves.map((leaf) => leaf.leafId) ?? [];
+    await waitFor(() => expect(tips()).toContain("s2"));
+    act(() => {
+      client.append("r", [
+        { type: "message", id: "n1", parentId: "a1", message: { role: "user", content: "Another way" } },
+      ]);
+    });
+    await waitFor(() => expect(tips()).toContain("n1"), { timeout: 2_000 });
+    expect(branchRequests()).toBe(1);
+
+    act(() => controller.branches.setView("entries"));
+    act(() => {
+      client.append("r", [
+        { type: "message", id: "n2", parentId: "n1", message: { role: "user", content: "More" } },
+      ]);
+    });
+    await waitFor(() => expect(controller.branches.store.getState().map).toBeNull());
+    expect(branchRequests()).toBe(1);
+    act(() => controller.branches.setView("map"));
+    await waitFor(() => expect(tips()).toContain("n2"));
+    expect(branchRequests()).toBe(2);
+    explorer.unmount();
+  });
+
   it("compares on Shift-click: aligned rows, the divergence, swap, Markdown, Escape", async () => {
     const explorer = await renderExplorer([{ sessionId: "r", text: retrySession() }], { open: "r" });
     const { controller } = explorer;
