@@ -288,7 +288,8 @@ export function createFakeClient(inputs: FakeSessionInput[], options: FakeClient
         if (openId !== id) switchTo(id);
         const view = viewOf(id);
         const { index, input } = session(id);
-        if (input.mapWithView) view.branchMap = BranchModel.build(index, inMemoryEntryReader(index)).branchMap();
+        if (input.mapWithView)
+          view.branchMap = BranchModel.build(index, inMemoryEntryReader(index)).branchMap();
         return view as RequestResult<N>;
       }
       case "session.current":
