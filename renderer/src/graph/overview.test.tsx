@@ -428,7 +428,8 @@ describe("the overview in the explorer", () => {
     fireEvent.keyDown(document.body, { key: "ArrowDown" });
     const after = order[(order.indexOf(before) + 1) % order.length]!;
     expect(explorer.controller.stores.session.getState().cursorId).toBe(after);
-    await waitFor(() => expect(explorer.node(after)).not.toBeNull());
+    // Centred, then drawn as a DOM node again: a few frames, longer on a busy machine than waitFor's 1 s.
+    await waitFor(() => expect(explorer.node(after)).not.toBeNull(), { timeout: 5_000 });
     expect(explorer.node(after)!.querySelector(".entry-node")!.getAttribute("aria-current")).toBe("true");
     explorer.unmount();
   });
