@@ -37,7 +37,9 @@ export function sessionRow(page: Page, name: string): Locator {
 /** Opens the app and waits for the library to list sessions. */
 export async function openApp(page: Page, url: string): Promise<void> {
   await page.goto(url);
-  await expect(library(page).locator(".session-row").first()).toBeVisible();
+  // A library of several 100 MB files lists its first rows once their scan has read them: seconds on a
+  // busy machine.
+  await expect(library(page).locator(".session-row").first()).toBeVisible({ timeout: 30_000 });
 }
 
 /** Waits until the preview shows the context of `leafId` (in `mode`, when given). */
