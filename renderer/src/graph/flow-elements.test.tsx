@@ -8,9 +8,9 @@ import { describe, expect, it } from "vitest";
 import { applySessionDelta } from "../../../shared/ipc/session-delta.ts";
 import { LiveSession } from "../../../shared/ipc/testing/live-session.ts";
 import { generateSession, Rng } from "../../../shared/session/testing/generate-session.ts";
-import { createGraphSelectors } from "../state/graph-model.ts";
+import { createGraphSelectors, NODE_HEIGHT, NODE_WIDTH } from "../state/graph-model.ts";
 import { initialSessionState, type SessionState } from "../state/stores.ts";
-import { flowEdges, flowNodes } from "./flow-elements.ts";
+import { edgeAreaKey, edgeAreaOf, flowEdges, flowNodes } from "./flow-elements.ts";
 
 describe("flow elements of a followed session", () => {
   it("equal the elements made afresh, keeping the objects of the nodes an append left alone", () => {
@@ -52,5 +52,50 @@ describe("flow elements of a followed session", () => {
     }
     expect(kept).toBeGreaterThan(0);
     expect(model.view).toBe(view);
+  });
+});
+
+describe("the edges near the view", () => {
+  it("are every edge whose path can cross the area, and only those; the area covers the view", () => {
+    const view = new LiveSession(new Rng(9), generateSession({ seed: 9, entryCount: 200 }).text, true).view();
+    const selectors = createGraphSelectors();
+    const state = { ...initialSessionState, view, selectedId: view.leafId } as SessionState;
+    const model = selectors.model(state)!;
+    const path = selectors.pathSet(state);
+    const all = flowEdges(model, path);
+    const { positions } = model.layout;
+    const centre = [...positions.values()][Math.floor(positions.size / 2)]!;
+    const area = { x: centre.x - 300, y: centre.y - 200, width: 600, height: 400 };
+    const near = flowEdges(model, path, area);
+    expect(near.length).toBeGreaterThan(0);
+    expect(near.length).toBeLessThan(all.length);
+    // An edge whose two nodes' box meets the area is kept (also one whose ends are both outside it).
+    const meets = (edge: (typeof all)[number]) => {
+      const [a, b] = [positions.get(edge.source)!, positions.get(edge.target)!];
+      return (
+        Math.max(a.x, b.x) + NODE_WIDTH >= area.x &&
+        Math.min(a.x, b.x) <= area.x + area.width &&
+        Math.max(a.y, b.y) + NODE_HEIGHT >= area.y &&
+        Math.min(a.y, b.y) <= area.y + area.height
+      );
+    };
+    expect(near).toEqual(all.filter(meets));
+
+    // Any view: the area of its key holds it with room to spare, whatever the zoom.
+    for (const [tx, ty, zoom] of [
+      [0, 0, 1],
+      [-1234, 567, 0.37],
+      [800, -9000, 1.9],
+      [-50_000, -20_000, 0.11],
+    ] as const) {
+      const [width, height] = [900, 700];
+      const covered = edgeAreaOf(edgeAreaKey({ transform: [tx, ty, zoom], width, height }))!;
+      const shown = { x: -tx / zoom, y: -ty / zoom, width: width / zoom, height: height / zoom };
+      expect(covered.x).toBeLessThanOrEqual(shown.x - shown.width / 2);
+      expect(covered.y).toBeLessThanOrEqual(shown.y - shown.height / 2);
+      expect(covered.x + covered.width).toBeGreaterThanOrEqual(shown.x + 1.5 * shown.width);
+      expect(covered.y + covered.height).toBeGreaterThanOrEqual(shown.y + 1.5 * shown.height);
+    }
+    expect(edgeAreaOf(edgeAreaKey({ transform: [0, 0, 1], width: 0, height: 0 }))).toBeNull();
   });
 });

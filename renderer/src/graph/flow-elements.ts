@@ -174,6 +174,73 @@ function edgePairsOf(model: GraphModel): EdgePair[] {
  * entry is). A new selection only swaps the edge objects whose state changed, so React Flow
  * re-renders those edges and not the other thousands.
  */
-export function flowEdges(model: GraphModel, path: PathIds): Edge[] {
-  return edgePairsOf(model).map((pair) => (path.has(pair.first) ? pair.on : pair.off));
+export function flowEdges(model: GraphModel, path: PathIds, area: FlowArea | null = null): Edge[] {
+  const pairs = edgePairsOf(model);
+  if (area === null) return pairs.map((pair) => (path.has(pair.first) ? pair.on : pair.off));
+  const positions = model.layout.positions;
+  const [left, top] = [area.x, area.y];
+  const [right, bottom] = [area.x + area.width, area.y + area.height];
+  const edges: Edge[] = [];
+  for (const pair of pairs) {
+    const from = positions.get(pair.off.source);
+    const to = positions.get(pair.off.target);
+    if (!from || !to) continue;
+    // The box of the two nodes holds the edge's whole path.
+    if (Math.max(from.x, to.x) + NODE_WIDTH < left || Math.min(from.x, to.x) > right) continue;
+    if (Math.max(from.y, to.y) + NODE_HEIGHT < top || Math.min(from.y, to.y) > bottom) continue;
+    edges.push(path.has(pair.first) ? pair.on : pair.off);
+  }
+  return edges;
+}
+
+/** A rectangle in the graph's own coordinates (the layout's). */
+export interface FlowArea {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * The part of the graph whose edges React Flow is given: the view and beyond it, in tiles of about a
+ * screen, as a key that changes only when the view crosses a tile or half an octave of zoom. React Flow
+ * rebuilds its edge lookups over every edge it gets at each change (an append, a selection): given the
+ * edges near the view only, that costs what the view holds, not what the session holds. "" while the view
+ * has no size (then every edge).
+ */
+export function edgeAreaKey(view: {
+  transform: [number, number, number];
+  width: number;
+  height: number;
+}): string {
+  const [tx, ty, zoom] = view.transform;
+  if (view.width <= 0 || view.height <= 0 || zoom <= 0) return "";
+  const step = Math.round(Math.log2(zoom) * 2);
+  const bucketZoom = 2 ** (step / 2);
+  const [tileWidth, tileHeight] = [view.width / bucketZoom, view.height / bucketZoom];
+  const [column, row] = [Math.floor(-tx / zoom / tileWidth), Math.floor(-ty / zoom / tileHeight)];
+  return `${column} ${row} ${step} ${view.width} ${view.height}`;
+}
+
+/**
+ * The area of a key: the tile the view starts in, with a tile before it and three after it each way (the
+ * view is at most 1.19 tiles wide within its zoom's half octave: a tile of margin on every side).
+ */
+export function edgeAreaOf(key: string): FlowArea | null {
+  if (key === "") return null;
+  const [column, row, step, width, height] = key.split(" ").map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const bucketZoom = 2 ** (step / 2);
+  const [tileWidth, tileHeight] = [width / bucketZoom, height / bucketZoom];
+  return {
+    x: (column - 1) * tileWidth,
+    y: (row - 1) * tileHeight,
+    width: 5 * tileWidth,
+    height: 5 * tileHeight,
+  };
 }

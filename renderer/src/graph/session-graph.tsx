@@ -41,7 +41,7 @@ import { useBranches } from "../branch-map/use-branches.ts";
 import { MapStatus, ViewSwitch } from "../branch-map/view-switch.tsx";
 import { CompareButton } from "../compare/compare-picker.tsx";
 import { compareOnShiftClick } from "../compare/start-compare.ts";
-import { type FlowNode, flowEdges, flowNodes } from "./flow-elements.ts";
+import { edgeAreaKey, edgeAreaOf, type FlowNode, flowEdges, flowNodes } from "./flow-elements.ts";
 import { LegendButton } from "./legend.tsx";
 import { MinimapCanvas } from "./minimap-canvas.tsx";
 import { nodeTypes } from "./nodes.tsx";
@@ -312,7 +312,11 @@ function Graph() {
   const viewWidth = useStore((s) => s.width);
   const viewHeight = useStore((s) => s.height);
   const minZoom = model ? minZoomFor(model.layout, { width: viewWidth, height: viewHeight }) : BASE_MIN_ZOOM;
-  const edges = useMemo(() => (model ? flowEdges(model, path) : []), [model, path]);
+  const areaKey = useStore(edgeAreaKey);
+  const edges = useMemo(
+    () => (model ? flowEdges(model, path, edgeAreaOf(areaKey)) : []),
+    [model, path, areaKey],
+  );
   const onNodeClick: NodeMouseHandler<FlowNode> = (event, node) => {
     if (node.type === "chain") controller.expandChain(node.id);
     // Shift-click another entry: compare its branch with the selected one's.
