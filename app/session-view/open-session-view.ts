@@ -33,10 +33,10 @@ import type { OpenSession, SessionReloadReason } from "../runtime/open-session.t
 import { LIVE_WINDOW_MS } from "../store/append.ts";
 import { savedLeafContext, savedLeafEntry, sessionViewFromSaved } from "./saved-view-answers.ts";
 import { SentView } from "./sent-view.ts";
+import { cutContextView, cutEntryDetail, type TextSource, WholeTexts } from "./text-answers.ts";
 
 /** See `SessionViewServices.indexBuildDelayMs`: long enough for a window to draw a 100k-entry session's map. */
 export const INDEX_BUILD_DELAY_MS = 1000;
-import { cutContextView, cutEntryDetail, type TextSource, WholeTexts } from "./text-answers.ts";
 
 /** What the views of a window's sessions share. */
 export interface SessionViewServices {
