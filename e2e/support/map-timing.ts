@@ -8,7 +8,7 @@
  * not counted.
  */
 
-import { DONE_PREFIX, FAILED_PREFIX } from "./devtools-free.ts";
+import { type DriverKit, driverSource } from "./page-driver.ts";
 import type { PageGlobals } from "./page-globals.ts";
 
 export interface MapTimingConfig {
@@ -31,35 +31,13 @@ export interface MapTiming {
 
 /** The content script's source: `run` with the config, reporting in the page's title. */
 export function mapTimingDriver(config: MapTimingConfig): string {
-  return `(${run.toString()})(${JSON.stringify(config)}, ${JSON.stringify({ DONE_PREFIX, FAILED_PREFIX })});`;
+  return driverSource(run, config);
 }
 
-/** Runs in the page (serialised: it uses nothing from outside). */
-async function run(config: MapTimingConfig, prefixes: { DONE_PREFIX: string; FAILED_PREFIX: string }) {
-  const { document, location, performance } = globalThis as unknown as PageGlobals;
-  // At document start the address still holds the access token (the page drops it once it loads).
-  const served = location.href;
-  const waitFor = (what: string, test: () => boolean) =>
-    new Promise<void>((resolve, reject) => {
-      const started = performance.now();
-      const poll = () => {
-        if (test()) return resolve();
-        if (performance.now() - started > config.stepTimeoutMs)
-          return reject(new Error(`timed out: ${what}`));
-        setTimeout(poll, 20);
-      };
-      poll();
-    });
-  const rowOf = (name: string) =>
-    [...document.querySelectorAll(".session-row")].find(
-      (row) => row.querySelector(".session-name")?.textContent?.includes(name) ?? false,
-    ) as { click(): void } | undefined;
-  // The server answers a page request between tasks: once it does, the work of the open before is done.
-  const serverIdle = async () => {
-    const response = await fetch(served, { credentials: "same-origin" });
-    if (!response.ok) throw new Error(`the server answered ${response.status}`);
-    await response.text();
-  };
+/** Runs in the page (serialised: it uses nothing from outside but the kit). */
+async function run(config: MapTimingConfig, kit: DriverKit): Promise<MapTiming[]> {
+  const { document, performance } = globalThis as unknown as PageGlobals;
+  const { waitFor, rowOf, serverIdle } = kit;
   const at = (name: string) => performance.getEntriesByName(name).at(-1)?.startTime ?? null;
   const open = async (name: string) => {
     await serverIdle();
@@ -70,33 +48,28 @@ async function run(config: MapTimingConfig, prefixes: { DONE_PREFIX: string; FAI
       Boolean(document.querySelector(".session-title")?.textContent?.includes(name)),
     );
   };
-  try {
-    await waitFor(
-      "the library",
-      () => rowOf(config.target) !== undefined && rowOf(config.between) !== undefined,
-    );
-    const timings: MapTiming[] = [];
-    // One round more than asked, the first not counted: the page's code for the map is still cold.
-    for (let round = 0; round <= config.rounds; round++) {
-      await open(config.between);
-      await serverIdle();
-      performance.clearMarks();
-      await open(config.target);
-      await waitFor("the map's first paint", () => at(config.marks.painted) !== null);
-      const view = at(config.marks.view);
-      const data = at(config.marks.data);
-      const painted = at(config.marks.painted)!;
-      if (view === null || data === null) throw new Error("a mark is missing");
-      if (round > 0)
-        timings.push({
-          afterView: Math.round(painted - view),
-          afterData: Math.round(painted - data),
-          dataAfterView: Math.round(data - view),
-        });
-    }
-    document.title = `${prefixes.DONE_PREFIX} ${encodeURIComponent(JSON.stringify(timings))}`;
-  } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    document.title = `${prefixes.FAILED_PREFIX} ${encodeURIComponent(why)}`;
+  await waitFor(
+    "the library",
+    () => rowOf(config.target) !== undefined && rowOf(config.between) !== undefined,
+  );
+  const timings: MapTiming[] = [];
+  // One round more than asked, the first not counted: the page's code for the map is still cold.
+  for (let round = 0; round <= config.rounds; round++) {
+    await open(config.between);
+    await serverIdle();
+    performance.clearMarks();
+    await open(config.target);
+    await waitFor("the map's first paint", () => at(config.marks.painted) !== null);
+    const view = at(config.marks.view);
+    const data = at(config.marks.data);
+    const painted = at(config.marks.painted)!;
+    if (view === null || data === null) throw new Error("a mark is missing");
+    if (round > 0)
+      timings.push({
+        afterView: Math.round(painted - view),
+        afterData: Math.round(painted - data),
+        dataAfterView: Math.round(data - view),
+      });
   }
+  return timings;
 }

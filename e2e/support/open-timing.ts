@@ -7,7 +7,7 @@
  * the open before is done) and ends when the graph has taken the focus.
  */
 
-import { DONE_PREFIX, FAILED_PREFIX } from "./devtools-free.ts";
+import { type DriverKit, driverSource } from "./page-driver.ts";
 import type { PageGlobals } from "./page-globals.ts";
 
 export interface OpenTarget {
@@ -31,35 +31,14 @@ export type OpenTimings = Record<string, number[]>;
 
 /** The content script's source: `run` with the config, reporting in the page's title. */
 export function openTimingDriver(config: OpenTimingConfig): string {
-  return `(${run.toString()})(${JSON.stringify(config)}, ${JSON.stringify({ DONE_PREFIX, FAILED_PREFIX })});`;
+  return driverSource(run, config);
 }
 
-/** Runs in the page (serialised: it uses nothing from outside). */
-async function run(config: OpenTimingConfig, prefixes: { DONE_PREFIX: string; FAILED_PREFIX: string }) {
-  const { document, location, performance, requestAnimationFrame, MutationObserver } =
+/** Runs in the page (serialised: it uses nothing from outside but the kit). */
+async function run(config: OpenTimingConfig, kit: DriverKit): Promise<OpenTimings> {
+  const { document, performance, requestAnimationFrame, MutationObserver } =
     globalThis as unknown as PageGlobals;
-  // At document start the address still holds the access token (the page drops it once it loads).
-  const served = location.href;
-  const waitFor = (what: string, test: () => boolean) =>
-    new Promise<void>((resolve, reject) => {
-      const started = performance.now();
-      const poll = () => {
-        if (test()) return resolve();
-        if (performance.now() - started > config.stepTimeoutMs)
-          return reject(new Error(`timed out: ${what}`));
-        setTimeout(poll, 20);
-      };
-      poll();
-    });
-  const rowOf = (name: string) =>
-    [...document.querySelectorAll(".session-row")].find(
-      (row) => row.querySelector(".session-name")?.textContent?.includes(name) ?? false,
-    );
-  const serverIdle = async () => {
-    const response = await fetch(served, { credentials: "same-origin" });
-    if (!response.ok) throw new Error(`the server answered ${response.status}`);
-    await response.text();
-  };
+  const { waitFor, rowOf, serverIdle } = kit;
   const open = async (target: OpenTarget): Promise<number> => {
     await serverIdle();
     const row = rowOf(target.name);
@@ -99,19 +78,14 @@ async function run(config: OpenTimingConfig, prefixes: { DONE_PREFIX: string; FA
     );
     return ms;
   };
-  try {
-    await waitFor("the library", () =>
-      [config.warmup, ...config.targets].every((target) => rowOf(target.name) !== undefined),
-    );
-    await open(config.warmup);
-    const timings: OpenTimings = {};
-    for (const target of config.targets) timings[target.name] = [];
-    for (let round = 0; round < config.rounds; round++) {
-      for (const target of config.targets) timings[target.name]!.push(Math.round(await open(target)));
-    }
-    document.title = `${prefixes.DONE_PREFIX} ${encodeURIComponent(JSON.stringify(timings))}`;
-  } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    document.title = `${prefixes.FAILED_PREFIX} ${encodeURIComponent(why)}`;
+  await waitFor("the library", () =>
+    [config.warmup, ...config.targets].every((target) => rowOf(target.name) !== undefined),
+  );
+  await open(config.warmup);
+  const timings: OpenTimings = {};
+  for (const target of config.targets) timings[target.name] = [];
+  for (let round = 0; round < config.rounds; round++) {
+    for (const target of config.targets) timings[target.name]!.push(Math.round(await open(target)));
   }
+  return timings;
 }
