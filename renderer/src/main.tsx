@@ -68,7 +68,7 @@ async function main() {
   };
   const controller = createController(connected.client, stores, {
     showInAddress: inBrowser ? showInAddress : undefined,
-    beforeNextFrame,
+    afterNextFrame,
     transport: connected.transport,
   });
   connected.onClose((reason) => controller.notify("error", screenErrors.connectionLost(reason)));
@@ -97,15 +97,19 @@ async function main() {
 
 void main();
 
-/** The page's next animation frame, or within 100 ms when frames pause (a hidden window's). */
-function beforeNextFrame(task: () => void): void {
+/**
+ * Just after the page's next animation frame, in a task of its own (or within 100 ms when frames
+ * pause, as a hidden window's do): work done in the frame's own task adds to its style, layout and
+ * paint, and to the canvases drawn there, making one long task of them all.
+ */
+function afterNextFrame(task: () => void): void {
   let done = false;
   const once = () => {
     if (done) return;
     done = true;
     task();
   };
-  window.requestAnimationFrame(once);
+  window.requestAnimationFrame(() => window.setTimeout(once, 0));
   window.setTimeout(once, 100);
 }
 

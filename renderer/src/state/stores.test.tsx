@@ -108,7 +108,7 @@ describe("the controller", () => {
     const frames: (() => void)[] = [];
     const controller = createController(client, stores, {
       location,
-      beforeNextFrame: (run) => frames.push(run),
+      afterNextFrame: (run) => frames.push(run),
     });
     await controller.start();
     await controller.openSession("one");

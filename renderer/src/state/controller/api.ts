@@ -24,11 +24,11 @@ export interface ControllerOptions {
    */
   showInAddress?: ((sessionId: string, leafId: string | null) => void) | undefined;
   /**
-   * Runs `run` once before the page's next frame: appends that arrive faster
-   * than frames are applied together there, so the graph is computed once a
-   * frame. Absent (tests), each append applies as it arrives.
+   * Runs `run` once, soon after the page's next frame: appends that arrive
+   * faster than frames are applied together then, so the graph is computed
+   * once a frame. Absent (tests), each append applies as it arrives.
    */
-  beforeNextFrame?: ((run: () => void) => void) | undefined;
+  afterNextFrame?: ((run: () => void) => void) | undefined;
   /** How the window reaches the main process: the desktop app imports through its own file dialog. */
   transport?: "electron" | "serve";
   /** Saves an export (default: a download, downloadFile in manage/download.ts). */

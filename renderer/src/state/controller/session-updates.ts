@@ -106,12 +106,12 @@ export function createSessionUpdates(kit: ControllerKit, needs: FollowNeeds): Se
 }
 
 /**
- * Appends waiting for the next frame (`beforeNextFrame`): a burst faster
+ * Appends waiting for the next frame (`afterNextFrame`): a burst faster
  * than frames is applied at once, so the graph and the page follow it once
  * a frame, not once a line. Without a frame to wait for, each applies as it comes.
  */
 function createAppendQueue(kit: ControllerKit, needs: FollowNeeds) {
-  const schedule = kit.options.beforeNextFrame;
+  const schedule = kit.options.afterNextFrame;
   let waiting: ArborEvents["session.appended"][] = [];
   let lastFollowed = Number.NEGATIVE_INFINITY;
   // A burst's moves jump: an animation a frame would keep the view (and React Flow's culling) moving throughout.
