@@ -2,7 +2,8 @@
  * The graph's minimap, in React Flow's bottom-right panel: two stacked canvases instead of React
  * Flow's <MiniMap>, which mounts one SVG rect per node (thousands on a large session, each a React
  * commit and a layout). The lower canvas holds the nodes, drawn when the layout, the selected path or
- * the theme changes; the upper one the viewport, redrawn at most once a frame as it pans and zooms.
+ * the theme changes, at most once a GROWN_SCENE_PAUSE_MS; the upper one the viewport, redrawn at most
+ * once a frame as it pans and zooms.
  * A press or drag moves the viewport's centre to the point under the pointer; the wheel zooms.
  */
 
@@ -98,9 +99,15 @@ export const GROWN_SCENE_PAUSE_MS = 250;
  * The scene the minimap draws: the model's, except that while appends grow
  * the graph (a grown graph of the same session and direction) the scene
  * drawn last stays for up to GROWN_SCENE_PAUSE_MS, then `schedule` asks for
- * the frame that draws the newest.
+ * the frame that draws the newest. `current`, when given, names that newest
+ * model: its scene is then made in the pause's own task, so the frame only
+ * draws it (a scene of a large graph costs tens of milliseconds to make).
  */
-export function createGrowingScenes(schedule: () => void, now: () => number = () => performance.now()) {
+export function createGrowingScenes(
+  schedule: () => void,
+  now: () => number = () => performance.now(),
+  current?: () => { model: GraphModel; direction: LayoutDirection } | null,
+) {
   let last: { scene: OverviewScene; layout: GraphModel["layout"]; sessionId: string; at: number } | null =
     null;
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -116,6 +123,8 @@ export function createGrowingScenes(schedule: () => void, now: () => number = ()
         timer ??= setTimeout(
           () => {
             timer = null;
+            const newest = current?.();
+            if (newest) overviewScene(newest.model, newest.direction);
             schedule();
           },
           GROWN_SCENE_PAUSE_MS - (time - last!.at),
@@ -130,6 +139,45 @@ export function createGrowingScenes(schedule: () => void, now: () => number = ()
     dispose() {
       if (timer !== null) clearTimeout(timer);
       timer = null;
+    },
+  };
+}
+
+/**
+ * Draws at once when the last draw is at least `pause` ago; otherwise once, at
+ * the pause's end, in a task of its own, the newest of what was asked. Following
+ * a live session changes the selection and the shading several times a second,
+ * and the nodes layer of a large graph takes tens of milliseconds to draw: drawn
+ * in every frame, it made each frame one long task.
+ */
+export function createPacedDraws(pause: number, now: () => number = () => performance.now()) {
+  let last = Number.NEGATIVE_INFINITY;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let pending: (() => void) | null = null;
+  return {
+    ask(draw: () => void): void {
+      const time = now();
+      if (timer === null && time - last >= pause) {
+        last = time;
+        draw();
+        return;
+      }
+      pending = draw;
+      timer ??= setTimeout(
+        () => {
+          timer = null;
+          const run = pending;
+          pending = null;
+          last = now();
+          run?.();
+        },
+        Math.max(0, pause - (time - last)),
+      );
+    },
+    dispose() {
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
+      pending = null;
     },
   };
 }
@@ -150,15 +198,20 @@ function createMinimapPainter(
   // Null where there is no 2D canvas (happy-dom): the minimap then draws nothing.
   const nodesContext = canvases.nodes.getContext("2d");
   const viewContext = canvases.view.getContext("2d");
-  // What the nodes layer was drawn from: it is drawn again only when one of these changes.
-  let drawnFrom: readonly unknown[] = [];
+  // What the nodes layer was last asked to draw: it is drawn again only when one of these changes.
+  let askedFrom: readonly unknown[] = [];
   const theme = watchPalette(canvases.nodes, () => {
-    drawnFrom = [];
+    askedFrom = [];
     schedule();
   });
+  const paced = createPacedDraws(GROWN_SCENE_PAUSE_MS);
   let frames = 0;
   let nodeFrames = 0;
-  const scenes = createGrowingScenes(schedule);
+  const scenes = createGrowingScenes(schedule, undefined, () => {
+    const state = controller.stores.session.getState();
+    const model = controller.selectors.model(state);
+    return model ? { model, direction: state.direction } : null;
+  });
   const paintNodes = (scene: OverviewScene, frame: MinimapFrame, highlights: MinimapHighlights) => {
     const from = [
       scene,
@@ -168,15 +221,17 @@ function createMinimapPainter(
       theme.palette(),
       frame.pixelRatio,
     ];
-    if (from.every((value, i) => value === drawnFrom[i])) return;
-    drawnFrom = from;
-    nodeFrames += 1;
-    const drawn = nodesContext
-      ? drawMinimapNodes(nodesContext, scene, frame, highlights, theme.palette())
-      : 0;
-    // For tests and the curious: how often the nodes were drawn, and how many.
-    canvases.nodes.dataset.frames = String(nodeFrames);
-    canvases.nodes.dataset.drawnNodes = String(drawn);
+    if (from.every((value, i) => value === askedFrom[i])) return;
+    askedFrom = from;
+    paced.ask(() => {
+      nodeFrames += 1;
+      const drawn = nodesContext
+        ? drawMinimapNodes(nodesContext, scene, frame, highlights, theme.palette())
+        : 0;
+      // For tests and the curious: how often the nodes were drawn, and how many.
+      canvases.nodes.dataset.frames = String(nodeFrames);
+      canvases.nodes.dataset.drawnNodes = String(drawn);
+    });
   };
   return {
     paint() {
@@ -197,6 +252,7 @@ function createMinimapPainter(
     dispose: () => {
       theme.dispose();
       scenes.dispose();
+      paced.dispose();
     },
   };
 }

@@ -19,8 +19,8 @@ import { sessionViewOf } from "../testing/session-view.ts";
 import { assistant, type HandEntry, sessionText, user } from "../testing/sessions.ts";
 import * as minimap from "./minimap-draw.ts";
 import { overviewPalette } from "./overview-draw.ts";
-import { overviewScene } from "./overview-scene.ts";
-import { createGrowingScenes, GROWN_SCENE_PAUSE_MS } from "./minimap-canvas.tsx";
+import { overviewScene, sceneMade } from "./overview-scene.ts";
+import { createGrowingScenes, createPacedDraws, GROWN_SCENE_PAUSE_MS } from "./minimap-canvas.tsx";
 import { GrownGraph } from "../../../shared/graph/folded-graph.ts";
 import { applySessionDelta } from "../../../shared/ipc/session-delta.ts";
 import { LiveSession } from "../../../shared/ipc/testing/live-session.ts";
@@ -303,6 +303,61 @@ describe("the minimap in the explorer", () => {
     time += 10;
     expect(scenes.of(third, "LR").held).toBe(false);
     expect(scenes.of(third, "TB").held).toBe(false);
+    scenes.dispose();
+    vi.useRealTimers();
+  });
+
+  it("draws the nodes layer at once after a quiet pause, else once at the pause's end, the newest asked", () => {
+    vi.useFakeTimers();
+    let time = 1000;
+    const paced = createPacedDraws(250, () => time);
+    const drawn: string[] = [];
+    paced.ask(() => drawn.push("a"));
+    expect(drawn).toEqual(["a"]);
+    time = 1100;
+    paced.ask(() => drawn.push("b"));
+    time = 1200;
+    paced.ask(() => drawn.push("c"));
+    expect(drawn).toEqual(["a"]);
+    time = 1250;
+    vi.advanceTimersByTime(150);
+    expect(drawn).toEqual(["a", "c"]);
+    // Within the pause after that draw: later again; after a quiet pause: at once.
+    time = 1300;
+    paced.ask(() => drawn.push("d"));
+    expect(drawn).toEqual(["a", "c"]);
+    paced.dispose();
+    vi.advanceTimersByTime(1000);
+    expect(drawn).toEqual(["a", "c"]);
+    time = 2000;
+    paced.ask(() => drawn.push("e"));
+    expect(drawn).toEqual(["a", "c", "e"]);
+    vi.useRealTimers();
+  });
+
+  it("makes the newest scene in the pause's own task, so the frame asked for only draws it", () => {
+    vi.useFakeTimers();
+    const live = new LiveSession(new Rng(4), sessionText(entries), false);
+    let view = live.view();
+    const selectors = createGraphSelectors();
+    const modelOf = (v: typeof view) =>
+      selectors.model({ ...initialSessionState, view: v, selectedId: v.leafId })!;
+    let time = 0;
+    let newest = modelOf(view);
+    const madeWhenAsked: boolean[] = [];
+    const scenes = createGrowingScenes(
+      () => madeWhenAsked.push(sceneMade(newest, "LR")),
+      () => time,
+      () => ({ model: newest, direction: "LR" }),
+    );
+    scenes.of(newest, "LR");
+    time = 100;
+    view = applySessionDelta(view, live.step("turn").delta);
+    newest = modelOf(view);
+    expect(scenes.of(newest, "LR").held).toBe(true);
+    expect(sceneMade(newest, "LR")).toBe(false);
+    vi.advanceTimersByTime(GROWN_SCENE_PAUSE_MS);
+    expect(madeWhenAsked).toEqual([true]);
     scenes.dispose();
     vi.useRealTimers();
   });

@@ -124,6 +124,11 @@ export function edgeRoute(
 
 const scenes = new WeakMap<GraphModel["layout"], OverviewScene>();
 
+/** Whether the scene of a model is made already (then `overviewScene` costs a lookup). */
+export function sceneMade(model: GraphModel, direction: LayoutDirection): boolean {
+  return scenes.get(model.layout)?.direction === direction;
+}
+
 /** The scene of a model, made once per layout (a layout is made per graph and direction). */
 export function overviewScene(model: GraphModel, direction: LayoutDirection): OverviewScene {
   const cached = scenes.get(model.layout);
