@@ -8,7 +8,7 @@
  * text are shown as markers, never applied (shared/text/bidi.ts).
  */
 
-import { memo } from "react";
+import { memo, type ReactElement } from "react";
 import Markdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
 import { showBidiControls } from "../../../shared/text/bidi.ts";
@@ -35,12 +35,38 @@ const components: Components = {
   ),
 };
 
+/**
+ * Texts rendered lately, newest last, up to RENDERED_MAX_CHARS of text: a row
+ * the context list mounts again (scrolled out and back, or read again as a
+ * live session grows) is not parsed again. An element may be shown in many
+ * places at once: React elements are immutable descriptions.
+ */
+const rendered = new Map<string, ReactElement>();
+let renderedChars = 0;
+const RENDERED_MAX_CHARS = 2 * 1024 * 1024;
+const RENDERED_TEXT_MAX_CHARS = 64 * 1024;
+
+/** `text` as React elements (react-markdown's `Markdown` is a plain function of its options, without hooks). */
+export function renderMarkdown(text: string): ReactElement {
+  const hit = rendered.get(text);
+  if (hit) {
+    rendered.delete(text);
+    rendered.set(text, hit);
+    return hit;
+  }
+  const element = Markdown({ children: showBidiControls(text), remarkPlugins: plugins, components });
+  if (text.length <= RENDERED_TEXT_MAX_CHARS) {
+    rendered.set(text, element);
+    renderedChars += text.length;
+    for (const oldest of rendered.keys()) {
+      if (renderedChars <= RENDERED_MAX_CHARS) break;
+      rendered.delete(oldest);
+      renderedChars -= oldest.length;
+    }
+  }
+  return element;
+}
+
 export const MarkdownText = memo(function MarkdownText({ text }: { text: string }) {
-  return (
-    <div className="markdown">
-      <Markdown remarkPlugins={plugins} components={components}>
-        {showBidiControls(text)}
-      </Markdown>
-    </div>
-  );
+  return <div className="markdown">{renderMarkdown(text)}</div>;
 });
