@@ -17,9 +17,7 @@ const COMMON = { json: { type: "boolean" }, force: { type: "boolean" } } as cons
 
 function positionals(list: string[], names: string[]): string[] {
   if (list.length !== names.length) {
-    throw new UsageError(
-      `expected ${names.join(" ")}, got ${list.length} argument${list.length === 1 ? "" : "s"}`,
-    );
+    throw new UsageError(cliErrors.expectedNamedArguments(names.join(" "), list.length));
   }
   return list;
 }
