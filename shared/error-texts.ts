@@ -179,7 +179,7 @@ export const newFileErrors = {
 };
 
 // ---------------------------------------------------------------------------
-// Managing sessions: Arbor's writes (app/store/session-writes.ts), a live
+// Managing sessions: Arbor's writes (app/store/write-entry.ts), a live
 // file, the trash, export, import, Open in Pi (app/session-manage), the branch
 // map and compare (app/branches)
 

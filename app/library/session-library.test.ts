@@ -18,7 +18,7 @@ import { decodeNodes } from "../../shared/ipc/node-table.ts";
 import { ensureNoLeaks } from "../../shared/lifecycle/testing.ts";
 import { openIndexedFile } from "../store/open-indexed-file.ts";
 import { SessionStore } from "../store/session-store.ts";
-import { writeSessionEntry } from "../store/session-writes.ts";
+import { writeSessionEntry } from "../store/write-entry.ts";
 import { createParseCache } from "../store/parse-cache.ts";
 import { snapshot } from "../store/testing/files.ts";
 import { CACHE_FILE } from "./cache.ts";
