@@ -7,7 +7,7 @@
  *
  *   npx tsx scripts/code-size.ts        (lists what is over; exit 1 if anything is)
  *
- * `app/code-size.test.ts` runs the same check in the gate.
+ * `scripts/code-size.test.ts` runs the same check in the gate.
  */
 
 import { existsSync, readdirSync, readFileSync } from "node:fs";

@@ -179,7 +179,7 @@ export const newFileErrors = {
 };
 
 // ---------------------------------------------------------------------------
-// Managing sessions: Arbor's writes (app/store/session-writes.ts), a live
+// Managing sessions: Arbor's writes (app/store/write-entry.ts), a live
 // file, the trash, export, import, Open in Pi (app/session-manage), the branch
 // map and compare (app/branches)
 
@@ -208,6 +208,10 @@ export const manageErrors = {
   forceTrash: (reason: string) => `${reason} Run again with --force to move it to the trash anyway.`,
   noEntryToClone: (leafId: string) => `There is no entry "${leafId}" in this session to clone.`,
   noEntryToExport: (leafId: string) => `There is no entry "${leafId}" in this session to export.`,
+  importNotASession: (name: string) =>
+    `${name} is not a Pi session: its first line is not a session header. Nothing was imported.`,
+  importHasErrors: (name: string, errors: number, line: number | undefined, message: string | undefined) =>
+    `${name} has ${errors} error${errors === 1 ? "" : "s"} (line ${line}: ${message}); run "arbor check" on it. Nothing was imported.`,
   alreadyImported: (already: string) =>
     `This session is already in that folder (${already}); nothing was imported.`,
   noTerminal: (program: string, reason: string, command: string) =>
@@ -217,10 +221,13 @@ export const manageErrors = {
     `The file is ${megabytes} MB; a browser window can import at most ${limit} MB. Copy it into the project's session folder instead, or use the desktop app.`,
   importNeedsContent: "Send the file's content to import it: this window has no file dialog.",
   sessionIdNotIssued: "That session is not in the library (the id was not issued by Arbor).",
+  nothingToTrash: (path: string) => `${path} no longer exists; there is nothing to move to the trash.`,
   trashFailed: (reason: string) => `The session could not be moved to the trash: ${reason}`,
   trashDidNotTake: (path: string) => `The trash did not take ${path}; the file is still there.`,
   noTrashRecord:
     "Arbor has no record of that trashed session (it keeps them only while it runs); restore it from the system's trash.",
+  notInReachableTrash: (path: string) =>
+    `${path} is not in a trash Arbor can reach (emptied, restored already, or not a freedesktop trash); restore it from the system's trash.`,
   noBranchAt: (leafId: string) => `In the open session, no branch ends at "${leafId}".`,
   noSegmentAt: (segmentId: string) => `In the open session, no segment starts at "${segmentId}".`,
   /** `where`: "the open session" or "that session". */
@@ -311,6 +318,9 @@ export const cliErrors = {
   cannotReadFile: (code: string) => `cannot read file (${code}): `,
   cannotStartServe: (reason: string) => `cannot start serve: ${reason}`,
   expectedArguments: (what: string) => `expected ${what}`,
+  /** `names`: the arguments a command takes, in order ("FILE ENTRY"). */
+  expectedNamedArguments: (names: string, count: number) =>
+    `expected ${names}, got ${count} argument${count === 1 ? "" : "s"}`,
   expectedThreeArguments: (count: number) => `expected FILE LEFT RIGHT, got ${count} argument(s)`,
   textOrDrop: "give either --text TEXT (the new content) or --drop (leave it out of the context)",
   exportFormat: "--format must be md, html or jsonl",

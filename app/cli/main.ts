@@ -16,7 +16,7 @@
  * Exit codes: 0 success, 1 `check` found problems, 2 usage or I/O error, or a
  * refused change (with a one-line reason on stderr; nothing written). No
  * reading command writes to a session file; the others append to one
- * (app/store/session-writes.ts) or write new files, never over one.
+ * (app/store/write-entry.ts) or write new files, never over one.
  */
 
 import { realpathSync } from "node:fs";

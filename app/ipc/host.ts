@@ -221,23 +221,10 @@ export function createWindowServices(options: WindowServicesOptions): WindowServ
     theme = next.theme;
     events.emit("app.themeChanged", { theme });
   });
+  const services = { library, sessions, actions, writes, management, branches };
   return {
-    handlers: createArborHandlers({
-      info,
-      preferences,
-      library,
-      sessions,
-      actions,
-      writes,
-      management,
-      branches,
-    }),
-    library,
-    sessions,
-    actions,
-    writes,
-    management,
-    branches,
+    handlers: createArborHandlers({ info, preferences, ...services }),
+    ...services,
     dispose() {
       themeChanges.dispose();
       branches.dispose();

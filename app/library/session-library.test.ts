@@ -15,14 +15,18 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { contextView, sessionViewContent, treeNodeViews } from "../../shared/ipc/views.ts";
 import { decodeNodes } from "../../shared/ipc/node-table.ts";
+import { ensureNoLeaks } from "../../shared/lifecycle/testing.ts";
 import { openIndexedFile } from "../store/open-indexed-file.ts";
 import { SessionStore } from "../store/session-store.ts";
-import { writeSessionEntry } from "../store/session-writes.ts";
+import { writeSessionEntry } from "../store/write-entry.ts";
 import { createParseCache } from "../store/parse-cache.ts";
 import { snapshot } from "../store/testing/files.ts";
 import { CACHE_FILE } from "./cache.ts";
 import { createSessionLibrary, type ScanProgress, type SessionLibraryOptions } from "./session-library.ts";
 import { encodedCwd, type PiSessionInfo, piSessionManager, SessionBuilder, tempFolder } from "./testing.ts";
+
+// The archive test opens a store of its own.
+ensureNoLeaks();
 
 let folder: ReturnType<typeof tempFolder>;
 let agentDir: string;

@@ -4,7 +4,7 @@
  * re-created or rewritten; `append.ts` makes the only writes into it. This
  * wrapper owns the store and only translates: the store's events into the
  * session's (node ids instead of nodes), `follow()` into a disposable, and
- * the user's writes into `store.append` (app/store/session-writes.ts).
+ * the user's writes into `store.append` (app/store/write-entry.ts).
  */
 
 import type { EntryReader } from "../../shared/session/entry-reader.ts";
@@ -16,7 +16,7 @@ import { requireConfirmedIfLive } from "../store/live-file.ts";
 import type { ParseCache } from "../store/parse-cache.ts";
 import type { SavedView } from "../store/saved-view.ts";
 import { SessionStore } from "../store/session-store.ts";
-import { type SessionWrite, type WriteOutcome, writeSessionEntry } from "../store/session-writes.ts";
+import { type SessionWrite, type WriteOutcome, writeSessionEntry } from "../store/write-entry.ts";
 import {
   type Disposable,
   DisposableObject,
@@ -173,7 +173,7 @@ export class FileSession extends DisposableObject implements OpenSession {
   }
 
   /**
-   * Reads what changed first, then appends (see `app/store/session-writes.ts`
+   * Reads what changed first, then appends (see `app/store/write-entry.ts`
    * for where each entry goes). A live file is refused unless confirmed,
    * once the request is known to be otherwise valid. A
    * conflict (another writer appended in between) is tried again on the new

@@ -8,7 +8,7 @@
 import type { EntryReader } from "../../shared/session/entry-reader.ts";
 import type { SessionIndex } from "../../shared/session/tree-index.ts";
 import type { SavedView } from "../store/saved-view.ts";
-import type { SessionWrite, WriteOutcome } from "../store/session-writes.ts";
+import type { SessionWrite, WriteOutcome } from "../store/write-entry.ts";
 import type { Disposable } from "../../shared/lifecycle/disposable.ts";
 import type { Event } from "../../shared/lifecycle/event.ts";
 

@@ -37,6 +37,7 @@ import type {
   ReplaceOptions,
   ReplaceResult,
   RuntimeActions,
+  SessionShutdownEvent,
   StartReason,
 } from "./extension.ts";
 import { openFileSession } from "./file-session.ts";
@@ -300,13 +301,7 @@ export class SessionRuntime extends DisposableObject implements RuntimeActions {
     await this.enqueue(async () => {
       const scope = this.scope.value;
       if (!scope) return;
-      await scope.emit(
-        "session_shutdown",
-        { reason: "quit", targetSessionFile: undefined },
-        this.onExtensionError,
-      );
-      scope.markStale("quit");
-      this.options.beforeInvalidate?.();
+      await this.shutDown(scope, { reason: "quit", targetSessionFile: undefined });
       this.scope.clear();
     });
   }
@@ -317,15 +312,7 @@ export class SessionRuntime extends DisposableObject implements RuntimeActions {
     this.closed = true;
     await this.enqueue(async () => {
       const scope = this.scope.value;
-      if (scope) {
-        await scope.emit(
-          "session_shutdown",
-          { reason: "quit", targetSessionFile: undefined },
-          this.onExtensionError,
-        );
-        scope.markStale("quit");
-        this.options.beforeInvalidate?.();
-      }
+      if (scope) await this.shutDown(scope, { reason: "quit", targetSessionFile: undefined });
     }).catch(() => {});
     this.dispose();
   }
@@ -369,13 +356,7 @@ export class SessionRuntime extends DisposableObject implements RuntimeActions {
     }
     const previousSessionFile = old?.session.path;
     if (old) {
-      await old.emit(
-        "session_shutdown",
-        { reason: plan.shutdownReason, targetSessionFile: prepared.session.path },
-        this.onExtensionError,
-      );
-      old.markStale(plan.shutdownReason);
-      this.options.beforeInvalidate?.();
+      await this.shutDown(old, { reason: plan.shutdownReason, targetSessionFile: prepared.session.path });
       this.scope.clear();
     }
     const scope = new SessionScope(prepared.session, services, this.actions);
@@ -394,6 +375,13 @@ export class SessionRuntime extends DisposableObject implements RuntimeActions {
       context: scope.hostContext.context,
     });
     return { ...NO_RESULT, selectedText: plan.selectedText };
+  }
+
+  /** `session_shutdown` to the session's extensions, then its contexts stale, then the host's `beforeInvalidate`. */
+  private async shutDown(scope: SessionScope, event: SessionShutdownEvent): Promise<void> {
+    await scope.emit("session_shutdown", event, this.onExtensionError);
+    scope.markStale(event.reason);
+    this.options.beforeInvalidate?.();
   }
 
   /** Writes a file, then opens it; a file that cannot be opened is removed again. */

@@ -39,16 +39,13 @@ export function importSessionBytes(
   const report = checkReport(options.sourceName, index);
   const headerId = index.header?.id;
   if (index.header === null || typeof headerId !== "string") {
-    throw new ArborError(
-      "refused",
-      `${options.sourceName} is not a Pi session: its first line is not a session header. Nothing was imported.`,
-    );
+    throw new ArborError("refused", manageErrors.importNotASession(options.sourceName));
   }
   if (report.counts.errors > 0) {
     const first = report.problems.find((problem) => problem.severity === "error");
     throw new ArborError(
       "refused",
-      `${options.sourceName} has ${report.counts.errors} error${report.counts.errors === 1 ? "" : "s"} (line ${first?.line}: ${first?.message}); run "arbor check" on it. Nothing was imported.`,
+      manageErrors.importHasErrors(options.sourceName, report.counts.errors, first?.line, first?.message),
     );
   }
   const id = /^[A-Za-z0-9-]{1,64}$/.test(headerId) ? headerId : uuidv7();

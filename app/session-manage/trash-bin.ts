@@ -82,10 +82,7 @@ export class TrashBin {
   async trash(path: string): Promise<TrashRecord> {
     const originalPath = resolve(path);
     if (!existsSync(originalPath)) {
-      throw new ArborError(
-        "not-found",
-        `${originalPath} no longer exists; there is nothing to move to the trash.`,
-      );
+      throw new ArborError("not-found", manageErrors.nothingToTrash(originalPath));
     }
     let location: TrashedLocation | undefined;
     try {
@@ -118,10 +115,7 @@ export class TrashBin {
     }
     const location = present(record.location) ?? this.lookUp(record.originalPath);
     if (!location) {
-      throw new ArborError(
-        "not-found",
-        `${record.originalPath} is not in a trash Arbor can reach (emptied, restored already, or not a freedesktop trash); restore it from the system's trash.`,
-      );
+      throw new ArborError("not-found", manageErrors.notInReachableTrash(record.originalPath));
     }
     mkdirSync(dirname(record.originalPath), { recursive: true });
     // Never over a file that has taken the name since: publish fails with "conflict" then.

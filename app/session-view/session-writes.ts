@@ -1,14 +1,14 @@
 /**
  * The user's writes into the open session (a name, a label, a continue, an
  * archive, a note, a context edit, an undo), each one appended entry (see
- * app/store/session-writes.ts). A session a Pi is probably writing is
+ * app/store/write-entry.ts). A session a Pi is probably writing is
  * refused unless the request confirms it (`confirmLive`); the appended entry
  * reaches every window as `session.appended`, like anyone's append.
  */
 
 import type { WriteResult } from "../../shared/ipc/contract.ts";
 import type { SessionRuntime } from "../runtime/session-runtime.ts";
-import type { SessionWrite, WriteOutcome } from "../store/session-writes.ts";
+import type { SessionWrite, WriteOutcome } from "../store/write-entry.ts";
 import { requireOpenSession } from "./session-views.ts";
 
 export class SessionWrites {

@@ -51,7 +51,7 @@ export type AppendFailure =
   | "write-failed"
   /** Written within `LIVE_WINDOW_MS`, or held open by another process, and not confirmed (live-file.ts). */
   | "live"
-  /** The entry is not one an undo can reverse, or there is none (session-writes.ts). */
+  /** The entry is not one an undo can reverse, or there is none (write-entry.ts). */
   | "not-undoable"
   /** The write would change nothing (archiving what is archived, continuing from the resume point). */
   | "no-change";

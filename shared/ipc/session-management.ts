@@ -4,7 +4,7 @@
  * requests themselves are listed in contract.ts, grouped together.
  *
  * Writes into the open session each append one entry and never rewrite
- * anything (app/store/session-writes.ts). Each takes `confirmLive`: without
+ * anything (app/store/write-entry.ts). Each takes `confirmLive`: without
  * it, a session a Pi is probably writing (changed in the last few seconds,
  * or open in another process) is refused with code "conflict" and a sentence
  * saying why, and nothing is written; ask the user, then send it again with

@@ -1,14 +1,14 @@
 /**
  * `arbor rename|label|continue|archive|unarchive|note|edit-context`: one
- * entry appended to a session file (app/store/session-writes.ts), after every
+ * entry appended to a session file (app/store/write-entry.ts), after every
  * check. A file a Pi is probably writing is refused unless `--force`.
  */
 
 import { cliErrors, manageErrors } from "../../../shared/error-texts.ts";
 import { LIVE_FILE_REASON, requireConfirmedIfLive } from "../../store/live-file.ts";
 import { SessionStore } from "../../store/session-store.ts";
-import type { SessionWrite } from "../../store/session-writes.ts";
-import { writeSessionEntry } from "../../store/session-writes.ts";
+import type { SessionWrite } from "../../store/write-entry.ts";
+import { writeSessionEntry } from "../../store/write-entry.ts";
 import { type CliIo, parse, UsageError } from "../cli-kit.ts";
 
 const LIVE_CLI_MESSAGE = manageErrors.forceWrite(LIVE_FILE_REASON);
@@ -17,9 +17,7 @@ const COMMON = { json: { type: "boolean" }, force: { type: "boolean" } } as cons
 
 function positionals(list: string[], names: string[]): string[] {
   if (list.length !== names.length) {
-    throw new UsageError(
-      `expected ${names.join(" ")}, got ${list.length} argument${list.length === 1 ? "" : "s"}`,
-    );
+    throw new UsageError(cliErrors.expectedNamedArguments(names.join(" "), list.length));
   }
   return list;
 }

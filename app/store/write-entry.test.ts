@@ -14,13 +14,13 @@ import { ARBOR_ARCHIVE, archivedTargets, isArchived } from "../../shared/session
 import type { ParseMode } from "../../shared/session/parse.ts";
 import { AppendError } from "./append.ts";
 import { SessionStore } from "./session-store.ts";
-import { type SessionWrite, type WriteOutcome, writeSessionEntry } from "./session-writes.ts";
+import { type SessionWrite, type WriteOutcome, writeSessionEntry } from "./write-entry.ts";
 import { tempDirs } from "./testing/files.ts";
 import { assistantMessage, PI_GENERATIONS, type PiContext, pi16, userMessage } from "./testing/pi.ts";
 
 ensureNoLeaks();
 
-const dirs = tempDirs("session-writes");
+const dirs = tempDirs("write-entry");
 afterAll(() => dirs.cleanup());
 
 /**
