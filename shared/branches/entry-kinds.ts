@@ -9,10 +9,33 @@
  */
 
 import type { EntryFacts } from "../session/facts.ts";
-import type { SessionEntry } from "../session/types.ts";
+import { isKnownEntryType, type KnownEntryType, type SessionEntry } from "../session/types.ts";
 
 /** `customType` prefix of the `custom` entries Arbor writes (marks, archive state...). */
 export const ARBOR_CUSTOM_PREFIX = "arbor.";
+
+/**
+ * Which entry types only mark something: a label, a session name, and
+ * `custom` entries when they are Arbor's own ("arbor"). A new Pi entry type
+ * must be placed here (the record is keyed by every known type).
+ */
+const MARKER_TYPES: Readonly<Record<KnownEntryType, boolean | "arbor">> = {
+  message: false,
+  custom_message: false,
+  compaction: false,
+  branch_summary: false,
+  custom: "arbor",
+  model_change: false,
+  thinking_level_change: false,
+  label: true,
+  session_info: true,
+  usage: false,
+  context_edit: false,
+};
+
+function markerType(type: unknown): boolean | "arbor" {
+  return isKnownEntryType(type) ? MARKER_TYPES[type] : false;
+}
 
 /**
  * An entry that marks something without being part of the work: a label, a
@@ -21,12 +44,9 @@ export const ARBOR_CUSTOM_PREFIX = "arbor.";
  * (The model reads the same from the entry's facts: `marksOnly`.)
  */
 export function isMarker(entry: SessionEntry): boolean {
-  if (entry.type === "label" || entry.type === "session_info") return true;
-  return (
-    entry.type === "custom" &&
-    typeof entry.customType === "string" &&
-    entry.customType.startsWith(ARBOR_CUSTOM_PREFIX)
-  );
+  const marker = markerType(entry.type);
+  if (marker !== "arbor") return marker;
+  return typeof entry.customType === "string" && entry.customType.startsWith(ARBOR_CUSTOM_PREFIX);
 }
 
 /** A turn starts at a user message or an extension's `custom_message` (for a message, `kind` is its role). */
@@ -37,12 +57,9 @@ export function startsTurn(facts: EntryFacts): boolean {
 /** `isMarker` from an entry's facts (a `custom` entry's preview is its `customType`). */
 export function marksOnly(facts: EntryFacts): boolean {
   if (facts.role !== undefined) return false;
-  const kind = facts.kind;
-  return (
-    kind === "label" ||
-    kind === "session_info" ||
-    (kind === "custom" && facts.preview.startsWith(ARBOR_CUSTOM_PREFIX))
-  );
+  const marker = markerType(facts.kind);
+  if (marker !== "arbor") return marker;
+  return facts.preview.startsWith(ARBOR_CUSTOM_PREFIX);
 }
 
 /** An assistant message with text: what "the last answer" of a run is. */

@@ -5,8 +5,16 @@
  * entry is a name change, hidden by this filter").
  */
 
-/** What kind of entry the file's last one is, in words (by `TreeNodeView.kind`: a role or an entry type). */
-const KIND_WORDS: Readonly<Record<string, string>> = {
+import {
+  isKnownEntryType,
+  isKnownRole,
+  type KnownEntryType,
+  type KnownRole,
+} from "../../../shared/session/types.ts";
+
+/** What kind of entry the file's last one is, in words, by entry type (a new Pi type must be named here)... */
+const TYPE_WORDS: Readonly<Record<KnownEntryType, string>> = {
+  message: "a message",
   label: "a label",
   session_info: "a name change",
   model_change: "a model change",
@@ -17,17 +25,25 @@ const KIND_WORDS: Readonly<Record<string, string>> = {
   context_edit: "a context edit",
   compaction: "a compaction",
   branch_summary: "a branch summary",
+};
+
+/** ...and a message's by its role (`TreeNodeView.kind` is a message's role, or else the entry's type). */
+const ROLE_WORDS: Readonly<Record<KnownRole, string>> = {
   user: "a user message",
   assistant: "an answer",
   toolResult: "a tool result",
   bashExecution: "a bash command",
+  custom: "an extension's message",
   branchSummary: "a branch summary",
   compactionSummary: "a compaction summary",
   system: "a system message",
 };
 
 export function kindInWords(kind: string): string {
-  return KIND_WORDS[kind] ?? `an entry of kind "${kind}"`;
+  // An entry type first: "custom" is both a type (an extension's state) and a role.
+  if (isKnownEntryType(kind)) return TYPE_WORDS[kind];
+  if (isKnownRole(kind)) return ROLE_WORDS[kind];
+  return `an entry of kind "${kind}"`;
 }
 
 /** What hides the file's last entry, when something does. */
