@@ -242,6 +242,25 @@ export const libraryErrors = {
     `The file cannot be read (${reason}); check its permissions, then rescan the library.`,
 };
 
+/** Why the library's scan skipped a file or a folder, shown in the library's "skipped" list (app/library/discover.ts). */
+export const skipReasons = {
+  specialFile: (kind: string) => `Not a regular file (${kind}): a session is a file of lines.`,
+  folder: "A folder named like a session file; its contents are not sessions.",
+  linkLoop: "A symbolic link that leads back to itself.",
+  linkToNothing: "A symbolic link to a file that does not exist.",
+  linkOutside: (target: string) =>
+    `A symbolic link to ${target}, outside the session folders: not followed. Add that folder to the library to list it.`,
+  noPermission: "Arbor is not allowed to read it; check its permissions.",
+  folderNoPermission: "Arbor is not allowed to list this folder; check its permissions.",
+  unreadable: (code: string) => `It could not be read (${code}).`,
+} as const;
+
+/** What is wrong with Pi's settings file, reported beside the settings Arbor read (app/runtime/services.ts). */
+export const settingsErrors = {
+  notAnObject: "The settings file is not a JSON object.",
+  notJson: (reason: string) => `The settings file is not valid JSON: ${reason}`,
+};
+
 // ---------------------------------------------------------------------------
 // The connection between a page and `arbor serve` (shared/ipc/websocket-client.ts)
 
@@ -266,6 +285,11 @@ export const desktopErrors = {
   requestNotDelivered: (name: string, reason: string) =>
     `The request "${name}" did not reach the main process (${reason}); reload the window and try again.`,
   senderRefused: (reason: string) => `Refused: ${reason}.`,
+  /** The reasons inside `senderRefused` (app/electron/trusted-sender.ts). */
+  senderNotOurWindow: "the message did not come from an Arbor window",
+  senderFrameGone: "the sending frame no longer exists",
+  senderSubFrame: "the message came from a sub-frame",
+  senderNotOurPage: "the sending page is not Arbor's own page",
   dropNotAFile: "Only a file can be opened by dropping it; drop a session file (.jsonl).",
   dropNotOnDisk:
     "The dropped item is not a file on this computer; save it to a folder first, then drop that file.",

@@ -9,6 +9,7 @@
  */
 
 import { type AppLocation, isAppPageUrl } from "./app-location.ts";
+import { desktopErrors } from "../../shared/error-texts.ts";
 
 export interface SenderFacts {
   /** `event.sender.id`. */
@@ -27,16 +28,16 @@ export function checkSender(
   location: AppLocation,
 ): SenderVerdict {
   if (!ourWebContentsIds.has(sender.webContentsId)) {
-    return { trusted: false, reason: "the message did not come from an Arbor window" };
+    return { trusted: false, reason: desktopErrors.senderNotOurWindow };
   }
   if (sender.frameUrl === null) {
-    return { trusted: false, reason: "the sending frame no longer exists" };
+    return { trusted: false, reason: desktopErrors.senderFrameGone };
   }
   if (!sender.isMainFrame) {
-    return { trusted: false, reason: "the message came from a sub-frame" };
+    return { trusted: false, reason: desktopErrors.senderSubFrame };
   }
   if (!isAppPageUrl(sender.frameUrl, location)) {
-    return { trusted: false, reason: "the sending page is not Arbor's own page" };
+    return { trusted: false, reason: desktopErrors.senderNotOurPage };
   }
   return { trusted: true };
 }

@@ -17,6 +17,7 @@ import { readdir, realpath, stat } from "node:fs/promises";
 import { join, sep } from "node:path";
 import type { SessionRoot } from "./roots.ts";
 import type { FileSignature } from "./session-summary.ts";
+import { skipReasons } from "../../shared/error-texts.ts";
 
 export interface DiscoveredFile extends FileSignature {
   path: string;
@@ -47,17 +48,8 @@ export interface Discovery {
 
 const STAT_CONCURRENCY = 64;
 
-export const SKIP_REASON = {
-  specialFile: (kind: string) => `Not a regular file (${kind}): a session is a file of lines.`,
-  folder: "A folder named like a session file; its contents are not sessions.",
-  linkLoop: "A symbolic link that leads back to itself.",
-  linkToNothing: "A symbolic link to a file that does not exist.",
-  linkOutside: (target: string) =>
-    `A symbolic link to ${target}, outside the session folders: not followed. Add that folder to the library to list it.`,
-  noPermission: "Arbor is not allowed to read it; check its permissions.",
-  folderNoPermission: "Arbor is not allowed to list this folder; check its permissions.",
-  unreadable: (code: string) => `It could not be read (${code}).`,
-} as const;
+/** Why a file or folder was skipped: the texts live in the error catalogue. */
+export const SKIP_REASON = skipReasons;
 
 /** The folders links may lead into: the roots themselves, wherever they really are. */
 async function allowedFolders(roots: readonly SessionRoot[]): Promise<string[]> {

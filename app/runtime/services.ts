@@ -9,6 +9,7 @@ import { join } from "node:path";
 import type { LibrarySession } from "../library/index.ts";
 import { type Disposable, DisposableObject } from "../../shared/lifecycle/disposable.ts";
 import type { OpenSession } from "./open-session.ts";
+import { settingsErrors } from "../../shared/error-texts.ts";
 
 export interface ProjectSettings {
   /** `<cwd>/.pi/settings.json`, or `null` when the session names no cwd. */
@@ -83,8 +84,8 @@ export function readProjectSettings(cwd: string): ProjectSettings {
     if (typeof value === "object" && value !== null && !Array.isArray(value)) {
       return { path, values: value as Record<string, unknown>, problem: null };
     }
-    return { path, values: {}, problem: "The settings file is not a JSON object." };
+    return { path, values: {}, problem: settingsErrors.notAnObject };
   } catch (error) {
-    return { path, values: {}, problem: `The settings file is not valid JSON: ${(error as Error).message}` };
+    return { path, values: {}, problem: settingsErrors.notJson((error as Error).message) };
   }
 }
