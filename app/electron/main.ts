@@ -20,8 +20,8 @@ import {
   shell,
 } from "electron";
 import { desktopErrors } from "../../shared/error-texts.ts";
-import { ArborError, type ArborEvents } from "../../shared/ipc/contract.ts";
-import { dispatch } from "../ipc/bind.ts";
+import type { ArborEvents } from "../../shared/ipc/contract.ts";
+import { dispatch, errorPayload } from "../ipc/bind.ts";
 import { piSessionRoot } from "../library/roots.ts";
 import { resolveAppLocation } from "./app-location.ts";
 import { registerAppScheme, serveAppBundle } from "./app-protocol.ts";
@@ -227,10 +227,9 @@ async function openFileInWindow(path: unknown, target?: ShellWindow): Promise<Dr
     await into.runtime.switchToFile(check.path);
   } catch (error) {
     into.sessionPath = previous;
-    const payload =
-      error instanceof ArborError
-        ? error.toPayload()
-        : { code: "internal" as const, message: error instanceof Error ? error.message : String(error) };
+    const payload = errorPayload(error, "opening the file", (internal) =>
+      console.error("Arbor failed while opening a file:", internal),
+    );
     await showProblem(into, desktopErrors.couldNotOpen(basename(check.path)), payload.message);
     return { opened: false, error: payload };
   }

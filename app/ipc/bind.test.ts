@@ -11,7 +11,8 @@ import { plainView, sessionViewOf } from "../../shared/ipc/testing/session-view.
 import { decodeEvent, decodeResult, type WireSessionView } from "../../shared/ipc/wire.ts";
 import { readSession } from "../../shared/session/index.ts";
 import { generateSession } from "../../shared/session/testing/generate-session.ts";
-import { dispatch, wireEvent } from "./bind.ts";
+import { dispatch, errorPayload, wireEvent } from "./bind.ts";
+import { fileErrors, requestErrors } from "../../shared/error-texts.ts";
 
 function sessionView(seed: number): SessionView {
   return sessionViewOf("s1", readSession(generateSession({ seed }).text));
@@ -177,5 +178,26 @@ describe("dispatch", () => {
       ),
     ).toMatchObject({ error: { code: "internal" } });
     expect(seen).toHaveLength(1);
+  });
+});
+
+describe("errorPayload", () => {
+  it("translates once: Arbor's errors as they are, file errors in words, anything else as unexpected", () => {
+    const internal: unknown[] = [];
+    const note = (error: unknown) => internal.push(error);
+    const own = new ArborError("not-found", "No such entry.");
+    expect(errorPayload(own, "opening the file", note)).toEqual(own.toPayload());
+    const gone = Object.assign(new Error("ENOENT: no such file"), { code: "ENOENT" });
+    expect(errorPayload(gone, "opening the file", note)).toEqual({
+      code: "not-found",
+      message: fileErrors.sessionFileGone,
+    });
+    const bug = new TypeError("x is undefined");
+    expect(errorPayload(bug, "opening the file", note)).toEqual({
+      code: "internal",
+      message: requestErrors.unexpected("opening the file"),
+    });
+    // Only the unexpected one is reported as internal; its raw message never reaches the user.
+    expect(internal).toEqual([bug]);
   });
 });

@@ -54,11 +54,25 @@ export async function dispatch(
 }
 
 function toPayload(error: unknown, name: string, options: DispatchOptions): ArborErrorPayload {
+  const request = typeof name === "string" && name.length <= 64 ? `"${name}"` : "a request";
+  return errorPayload(error, request, (internal) => options.onInternalError?.(internal, name));
+}
+
+/**
+ * An error as the user reads it: Arbor's own as it is, a file-system error in
+ * words, anything else as unexpected in `request` (reported to `onInternal`).
+ * The one translation for requests and for the desktop's files opened from
+ * outside the contract (dropped, named on the command line).
+ */
+export function errorPayload(
+  error: unknown,
+  request: string,
+  onInternal?: (error: unknown) => void,
+): ArborErrorPayload {
   if (error instanceof ArborError) return error.toPayload();
   const fileError = fileErrorPayload(error);
   if (fileError) return fileError;
-  options.onInternalError?.(error, name);
-  const request = typeof name === "string" && name.length <= 64 ? `"${name}"` : "a request";
+  onInternal?.(error);
   return { code: "internal", message: requestErrors.unexpected(request) };
 }
 
