@@ -357,10 +357,28 @@ export type RequestParams<N extends RequestName> = ArborRequests[N]["params"];
 export type RequestResult<N extends RequestName> = ArborRequests[N]["result"];
 
 /**
- * What the desktop app's Session menu asks a window to do: the window runs
- * the same action as its own menus (a closed set: anything else is ignored).
+ * What the desktop app's Session and Entry menus ask a window to do: the
+ * window runs the same action as its own menus (a closed set: anything else
+ * is ignored). The Entry menu's commands act on the selected entry.
  */
-export type MenuCommand = "rename" | "newSession" | "clone" | "export" | "openInPi" | "trash" | "import";
+export type MenuCommand =
+  | "rename"
+  | "newSession"
+  | "clone"
+  | "export"
+  | "openInPi"
+  | "trash"
+  | "import"
+  | "label"
+  | "removeLabel"
+  | "continue"
+  | "fork"
+  | "forkBefore"
+  | "archive"
+  | "note"
+  | "editContext"
+  | "dropContext"
+  | "undo";
 
 export const MENU_COMMANDS: readonly MenuCommand[] = [
   "rename",
@@ -370,13 +388,23 @@ export const MENU_COMMANDS: readonly MenuCommand[] = [
   "openInPi",
   "trash",
   "import",
+  "label",
+  "removeLabel",
+  "continue",
+  "fork",
+  "forkBefore",
+  "archive",
+  "note",
+  "editContext",
+  "dropContext",
+  "undo",
 ];
 
 /** Every one-way event from the main process. */
 export interface ArborEvents {
   /** The theme was chosen anew (in this window, another, or the desktop app's menu). */
   "app.themeChanged": { theme: ThemePreference };
-  /** The desktop app's Session menu was used with this window in front. */
+  /** The desktop app's Session or Entry menu was used with this window in front. */
   "app.menuCommand": { command: MenuCommand };
   "library.progress": { loaded: number; total: number };
   "library.changed": LibraryListing;

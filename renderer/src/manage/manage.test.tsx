@@ -234,6 +234,70 @@ describe("new files, trash, export and import", () => {
     explorer.unmount();
   });
 
+  it("the desktop app's Entry menu runs the entry menu's actions on the selected entry", async () => {
+    const explorer = await openConversation();
+    const command = (name: string) =>
+      act(() => explorer.client.emit("app.menuCommand", { command: name } as never));
+    // Nothing selected: one sentence, nothing sent.
+    act(() => explorer.controller.stores.session.setState({ selectedId: null }));
+    command("archive");
+    const none = await screen.findByRole("dialog", { name: "Not done" });
+    expect(none.textContent).toContain("Select an entry first: this acts on the selected entry.");
+    fireEvent.click(within(none).getByRole("button", { name: "OK" }));
+
+    act(() => explorer.controller.select("a1"));
+    command("label");
+    fireEvent.change(await screen.findByRole("textbox", { name: "Label" }), {
+      target: { value: "from the menu" },
+    });
+    fireEvent.click(screen.getByRole("button", { name: "Save label" }));
+    await waitFor(() =>
+      expect(callsOf(explorer, "session.setLabel")).toEqual([{ targetId: "a1", label: "from the menu" }]),
+    );
+    command("removeLabel");
+    await waitFor(() => expect(callsOf(explorer, "session.setLabel")).toHaveLength(2));
+    expect(callsOf(explorer, "session.setLabel")[1]).toEqual({ targetId: "a1", label: null });
+
+    // Archive, then the same item on the (now archived, shown) entry unarchives it at its marker's entry.
+    command("archive");
+    await waitFor(() => expect(callsOf(explorer, "session.archive")).toEqual([{ entryId: "a1" }]));
+    act(() => explorer.controller.setShowArchived(true));
+    await waitFor(() => expect(explorer.controller.model()?.nodesById.get("u2")?.archived).toBe(true));
+    act(() => explorer.controller.select("u2"));
+    command("archive");
+    await waitFor(() => expect(callsOf(explorer, "session.unarchive")).toEqual([{ entryId: "a1" }]));
+
+    command("undo");
+    await waitFor(() => expect(callsOf(explorer, "session.undo")).toHaveLength(1));
+    // Following the leaf, the window selected the undo's entry.
+    act(() => explorer.controller.select("u2"));
+    command("fork");
+    await waitFor(() =>
+      expect(callsOf(explorer, "session.fork")).toEqual([{ entryId: "u2", position: "at" }]),
+    );
+    // The fork is open now: its own entries.
+    act(() => explorer.controller.select("u2"));
+    command("forkBefore");
+    await waitFor(() => expect(callsOf(explorer, "session.fork")).toHaveLength(2));
+    expect(callsOf(explorer, "session.fork")[1]).toEqual({ entryId: "u2", position: "before" });
+    await screen.findByRole("dialog", { name: "Forked before the prompt" });
+    act(() => explorer.controller.manage.closeDialog());
+
+    act(() => explorer.controller.select("u1"));
+    command("continue");
+    await screen.findByRole("dialog", { name: "Continue in Pi from u1" });
+    act(() => explorer.controller.manage.closeDialog());
+    command("note");
+    await screen.findByRole("dialog", { name: "Add a note to the context" });
+    act(() => explorer.controller.manage.closeDialog());
+    command("editContext");
+    await screen.findByRole("dialog", { name: "Edit u1 in the context" });
+    act(() => explorer.controller.manage.closeDialog());
+    command("dropContext");
+    await screen.findByRole("dialog", { name: "Drop u1 from the context" });
+    explorer.unmount();
+  });
+
   it("imports a file by its content into the project, and shows the check's report", async () => {
     const explorer = await openConversation();
     const text = sessionText([user("x1", "imported"), assistant("x2", "fine")]);
