@@ -142,6 +142,8 @@ describe("the entry menu and its writes", () => {
     const explorer = await openConversation();
     act(() => explorer.controller.manage.beginNote("a2"));
     const note = await screen.findByRole("dialog", { name: "Add a note to the context" });
+    // At the file's leaf: Pi resumes where it did, so nothing is said about it.
+    expect(note.textContent).not.toContain("Pi resumes from there");
     fireEvent.change(within(note).getByRole("textbox", { name: "Note" }), { target: { value: "Use pnpm." } });
     fireEvent.click(within(note).getByRole("button", { name: "Add" }));
     await waitFor(() => expect(callsOf(explorer, "session.addNote")).toEqual([{ text: "Use pnpm." }]));
@@ -150,6 +152,8 @@ describe("the entry menu and its writes", () => {
     fireEvent.click(await screen.findByRole("menuitem", { name: "Edit in context… (Pi 1.x only)" }));
     const edit = await screen.findByRole("dialog", { name: "Edit u1 in the context" });
     expect(edit.textContent).toContain("Pi 0.73 ignores them");
+    // u1 is on the file's branch: the edit goes after the leaf, where Pi resumes.
+    expect(edit.textContent).not.toContain("Pi resumes from there");
     const text = await within(edit).findByRole<HTMLTextAreaElement>("textbox", { name: "Replacement text" });
     expect(text.value).toBe("Question number 1");
     fireEvent.change(text, { target: { value: "a shorter question" } });
@@ -168,6 +172,14 @@ describe("the entry menu and its writes", () => {
     const drop = await screen.findByRole("dialog", { name: "Drop u1 from the context" });
     await waitFor(() =>
       expect(within(drop).getByTestId("context-effect").textContent).toContain("is left out"),
+    );
+    act(() => explorer.controller.manage.closeDialog());
+
+    // Away from the file's leaf, the dialog says Pi will resume there.
+    act(() => explorer.controller.manage.beginNote("u1"));
+    const elsewhere = await screen.findByRole("dialog", { name: "Add a note to the context" });
+    expect(elsewhere.textContent).toContain(
+      "It is written after u1, not after the file's last entry, so Pi resumes from there the next time it opens the session.",
     );
     explorer.unmount();
   });
