@@ -55,6 +55,31 @@ describe("the entry menu and its writes", () => {
     explorer.unmount();
   });
 
+  it("the Entry tab shows the selected entry's label with its time, and follows a label set or removed from a menu", async () => {
+    const explorer = await openConversation();
+    act(() => explorer.controller.select("a1"));
+    fireEvent.click(screen.getByRole("tab", { name: "Entry" }));
+    await waitFor(() => expect(screen.getByTestId("entry-actions")).toBeTruthy());
+    expect(screen.queryByTestId("label-time")).toBeNull();
+    rightClick(explorer, "a1");
+    fireEvent.click(await screen.findByRole("menuitem", { name: "Label… Shift+L" }));
+    fireEvent.change(await screen.findByRole("textbox", { name: "Label" }), { target: { value: "kept" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save label" }));
+    // The selection stays on a1 (a label is not followed): its detail is asked for again.
+    const time = await screen.findByTestId("label-time");
+    expect(time.textContent).toMatch(/^labelled \w+/);
+    expect(explorer.controller.stores.session.getState().selectedId).toBe("a1");
+    rightClick(explorer, "a1");
+    fireEvent.click(await screen.findByRole("menuitem", { name: "Remove label" }));
+    await waitFor(() => expect(screen.queryByTestId("label-time")).toBeNull());
+    // An append that leaves a1's node as it was does not ask for its detail again.
+    const asked = callsOf(explorer, "session.entry").length;
+    await act(() => explorer.controller.manage.setLabel("u2", "elsewhere"));
+    await waitFor(() => expect(explorer.controller.model()?.nodesById.get("u2")?.label).toBe("elsewhere"));
+    expect(callsOf(explorer, "session.entry")).toHaveLength(asked);
+    explorer.unmount();
+  });
+
   it("Show archived (the toolbar's box, or Shift+A) draws archived entries dimmed; the filter hides them again", async () => {
     const explorer = await openConversation();
     await act(() => explorer.controller.manage.setArchived("u2", true));
