@@ -18,6 +18,8 @@ import type { TextCut, TextPath } from "./text-pages.ts";
 import type { CompareRequest, CompareView } from "./compare-view.ts";
 
 export { COMPARE_DETAIL_MAX_TURNS, type CompareRequest, type CompareView } from "./compare-view.ts";
+import type { MenuCommand } from "./menu-commands.ts";
+export { MENU_COMMANDS, type MenuCommand } from "./menu-commands.ts";
 
 export type { TextCut, TextPath };
 import type { Problem } from "../session/problems.ts";
@@ -355,50 +357,6 @@ export interface ArborRequests {
 export type RequestName = keyof ArborRequests;
 export type RequestParams<N extends RequestName> = ArborRequests[N]["params"];
 export type RequestResult<N extends RequestName> = ArborRequests[N]["result"];
-
-/**
- * What the desktop app's Session and Entry menus ask a window to do: the
- * window runs the same action as its own menus (a closed set: anything else
- * is ignored). The Entry menu's commands act on the selected entry.
- */
-export type MenuCommand =
-  | "rename"
-  | "newSession"
-  | "clone"
-  | "export"
-  | "openInPi"
-  | "trash"
-  | "import"
-  | "label"
-  | "removeLabel"
-  | "continue"
-  | "fork"
-  | "forkBefore"
-  | "archive"
-  | "note"
-  | "editContext"
-  | "dropContext"
-  | "undo";
-
-export const MENU_COMMANDS: readonly MenuCommand[] = [
-  "rename",
-  "newSession",
-  "clone",
-  "export",
-  "openInPi",
-  "trash",
-  "import",
-  "label",
-  "removeLabel",
-  "continue",
-  "fork",
-  "forkBefore",
-  "archive",
-  "note",
-  "editContext",
-  "dropContext",
-  "undo",
-];
 
 /** Every one-way event from the main process. */
 export interface ArborEvents {
