@@ -386,6 +386,7 @@ export const screenErrors = {
   importTooLarge: (bytes: number, limit: number) =>
     `The file is ${Math.ceil(bytes / 1048576)} MB; a browser window can import at most ${limit / 1048576} MB. Copy it into the project's session folder instead, or use the desktop app.`,
   noSessionOpen: "Open a session first: this acts on the session on view.",
+  noEntrySelected: "Select an entry first: this acts on the selected entry.",
   noProject:
     "Arbor does not know this session's project (it is not in the library); rescan, or drop the file on a project in the library.",
   notCopied: (reason: string) => `Nothing was copied: ${reason}`,

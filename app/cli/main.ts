@@ -34,7 +34,7 @@ import { checkReport } from "../store/check-report.ts";
 import { type IndexedFile, openIndexedFile } from "../store/open-indexed-file.ts";
 import { ArborError } from "../../shared/ipc/contract.ts";
 import { exportCommand } from "./actions/export-command.ts";
-import { cloneCommand, forkCommand, newCommand } from "./actions/file-commands.ts";
+import { cloneCommand, forkCommand, importCommand, newCommand } from "./actions/file-commands.ts";
 import { trashCommand } from "./actions/trash-command.ts";
 import {
   archiveCommand,
@@ -44,6 +44,7 @@ import {
   noteCommand,
   renameCommand,
   unarchiveCommand,
+  undoCommand,
 } from "./actions/write-commands.ts";
 import { CliError, type CliCommand, type CliIo, parse, UsageError } from "./cli-kit.ts";
 import { branchesCommand } from "./branches-command.ts";
@@ -68,9 +69,11 @@ const USAGE = `usage:
   arbor unarchive FILE ENTRY [--force] [--json]
   arbor note FILE TEXT [--at ENTRY] [--force] [--json]
   arbor edit-context FILE ENTRY (--text TEXT | --drop) [--at ENTRY] [--force] [--json]
+  arbor undo FILE [ENTRY] [--force] [--json]
   arbor fork FILE ENTRY [--before] [--json]
   arbor clone FILE [--leaf ID] [--json]
   arbor new --cwd DIR [--dir SESSION_DIR] [--json]
+  arbor import FILE [--dir SESSION_DIR] [--json]
   arbor export FILE [--leaf ID] --format md|html|jsonl [-o OUT] [--json]
   arbor trash FILE [--force] [--json]`;
 
@@ -83,9 +86,11 @@ const ACTION_COMMANDS: Readonly<Record<string, CliCommand>> = {
   unarchive: unarchiveCommand,
   note: noteCommand,
   "edit-context": editContextCommand,
+  undo: undoCommand,
   fork: forkCommand,
   clone: cloneCommand,
   new: newCommand,
+  import: importCommand,
   export: exportCommand,
   trash: trashCommand,
 };

@@ -91,10 +91,6 @@ describe("menuTemplate", () => {
       "import",
       "trash",
     ]);
-    // Every command the contract knows is offered, and nothing else.
-    expect(new Set(vi.mocked(handlers.sessionCommand).mock.calls.map(([command]) => command))).toEqual(
-      new Set(MENU_COMMANDS),
-    );
     // No item takes a key another menu (or the page) uses.
     expect(entries.every((item) => item.accelerator === undefined)).toBe(true);
     // After Edit, before View: where a document's own menu goes.
@@ -102,10 +98,54 @@ describe("menuTemplate", () => {
       "File",
       "Edit",
       "Session",
+      "Entry",
       "View",
       "windowMenu",
       "help",
     ]);
+  });
+
+  it("has an Entry menu with the entry menu's actions, each sending its command; with the Session menu, every command", () => {
+    const handlers = actions();
+    const template = menuTemplate(input, handlers);
+    const entryMenu = template.find((menu) => menu.label === "Entry")!;
+    const entries = (entryMenu.submenu as MenuItemConstructorOptions[]).filter(
+      (item) => item.type !== "separator",
+    );
+    expect(entries.map((item) => item.label)).toEqual([
+      "Label…",
+      "Remove Label",
+      "Continue in Pi from Here…",
+      "Fork Here",
+      "Fork Before This Prompt",
+      "Archive or Unarchive Branch",
+      "Add a Note to the Context…",
+      "Edit in Context… (Pi 1.x Only)",
+      "Drop from Context… (Pi 1.x Only)",
+      "Undo Last Change to the Session",
+    ]);
+    for (const entry of entries) click(entry);
+    expect(vi.mocked(handlers.sessionCommand).mock.calls.map(([command]) => command)).toEqual([
+      "label",
+      "removeLabel",
+      "continue",
+      "fork",
+      "forkBefore",
+      "archive",
+      "note",
+      "editContext",
+      "dropContext",
+      "undo",
+    ]);
+    expect(entries.every((item) => item.accelerator === undefined)).toBe(true);
+    // The two menus offer every command the contract knows, and nothing else.
+    const session = template.find((menu) => menu.label === "Session")!;
+    for (const item of session.submenu as MenuItemConstructorOptions[])
+      if (item.type !== "separator") click(item);
+    expect(new Set(vi.mocked(handlers.sessionCommand).mock.calls.map(([command]) => command))).toEqual(
+      new Set(MENU_COMMANDS),
+    );
+    expect(vi.mocked(handlers.sessionCommand).mock.calls).toHaveLength(MENU_COMMANDS.length);
   });
 
   it("lists the recent files, most recent first, each opening its own path", () => {

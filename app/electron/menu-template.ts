@@ -19,7 +19,7 @@ export interface MenuActions {
   setTheme(theme: ThemeSource): void;
   showAbout(): void;
   openPiDocumentation(): void;
-  /** A Session menu item: the window in front runs it as its own menus do (`app.menuCommand`). */
+  /** A Session or Entry menu item: the window in front runs it as its own menus do (`app.menuCommand`). */
   sessionCommand(command: MenuCommand): void;
 }
 
@@ -39,6 +39,7 @@ export function menuTemplate(input: MenuInput, actions: MenuActions): MenuItemCo
     fileMenu(input, actions, isMac),
     editMenu(),
     sessionMenu(actions),
+    entryMenu(actions),
     viewMenu(input, actions),
     { role: "windowMenu" },
     helpMenu(actions, isMac),
@@ -130,6 +131,38 @@ function sessionMenu(actions: MenuActions): MenuItemConstructorOptions {
       item("Import Session…", "import"),
       { type: "separator" },
       item("Move to Trash…", "trash"),
+    ],
+  };
+}
+
+/**
+ * The entry context menu's actions, on the entry selected in the window in
+ * front (the window says when none is, or when one does not apply to it).
+ * No accelerators: the window's own keys (Shift+L, Ctrl+Z outside a text
+ * field) do these where they do, and Ctrl+Z is the Edit menu's.
+ */
+function entryMenu(actions: MenuActions): MenuItemConstructorOptions {
+  const item = (label: string, command: MenuCommand): MenuItemConstructorOptions => ({
+    label,
+    click: () => actions.sessionCommand(command),
+  });
+  return {
+    label: "Entry",
+    submenu: [
+      item("Label…", "label"),
+      item("Remove Label", "removeLabel"),
+      { type: "separator" },
+      item("Continue in Pi from Here…", "continue"),
+      item("Fork Here", "fork"),
+      item("Fork Before This Prompt", "forkBefore"),
+      { type: "separator" },
+      item("Archive or Unarchive Branch", "archive"),
+      { type: "separator" },
+      item("Add a Note to the Context…", "note"),
+      item("Edit in Context… (Pi 1.x Only)", "editContext"),
+      item("Drop from Context… (Pi 1.x Only)", "dropContext"),
+      { type: "separator" },
+      item("Undo Last Change to the Session", "undo"),
     ],
   };
 }

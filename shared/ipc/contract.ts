@@ -18,6 +18,8 @@ import type { TextCut, TextPath } from "./text-pages.ts";
 import type { CompareRequest, CompareView } from "./compare-view.ts";
 
 export { COMPARE_DETAIL_MAX_TURNS, type CompareRequest, type CompareView } from "./compare-view.ts";
+import type { MenuCommand } from "./menu-commands.ts";
+export { MENU_COMMANDS, type MenuCommand } from "./menu-commands.ts";
 
 export type { TextCut, TextPath };
 import type { Problem } from "../session/problems.ts";
@@ -356,27 +358,11 @@ export type RequestName = keyof ArborRequests;
 export type RequestParams<N extends RequestName> = ArborRequests[N]["params"];
 export type RequestResult<N extends RequestName> = ArborRequests[N]["result"];
 
-/**
- * What the desktop app's Session menu asks a window to do: the window runs
- * the same action as its own menus (a closed set: anything else is ignored).
- */
-export type MenuCommand = "rename" | "newSession" | "clone" | "export" | "openInPi" | "trash" | "import";
-
-export const MENU_COMMANDS: readonly MenuCommand[] = [
-  "rename",
-  "newSession",
-  "clone",
-  "export",
-  "openInPi",
-  "trash",
-  "import",
-];
-
 /** Every one-way event from the main process. */
 export interface ArborEvents {
   /** The theme was chosen anew (in this window, another, or the desktop app's menu). */
   "app.themeChanged": { theme: ThemePreference };
-  /** The desktop app's Session menu was used with this window in front. */
+  /** The desktop app's Session or Entry menu was used with this window in front. */
   "app.menuCommand": { command: MenuCommand };
   "library.progress": { loaded: number; total: number };
   "library.changed": LibraryListing;

@@ -177,6 +177,75 @@ describe("writes", () => {
   });
 });
 
+describe("the rest of the writes: clearing a name, a summary, a note elsewhere, undo", () => {
+  it("rename to nothing clears the name; continue --summary is Pi's branch summary; note --at moves the resume point", async () => {
+    const { path, ids } = session();
+    await json("rename", path, "Named");
+    const before = readFileSync(path);
+    const cleared = await json("rename", path, "");
+    expect(cleared).toMatchObject({ type: "session_info", movedResumePoint: false });
+    expect(readFileSync(path).subarray(0, before.length)).toEqual(before);
+    for (const { name, manager } of piManagers(path)) expect(manager.getSessionName(), name).toBeUndefined();
+
+    const summary = await json("continue", path, ids.a2!, "--summary", "The right way failed.");
+    expect(summary).toMatchObject({ type: "branch_summary", movedResumePoint: true });
+    for (const { name, module, manager } of piManagers(path)) {
+      const atA2 = module.buildSessionContext(manager.getEntries(), ids.a2!).messages;
+      const context = manager.buildSessionContext().messages;
+      expect(context.slice(0, -1), name).toEqual(atA2);
+      expect(context.at(-1), name).toMatchObject({ role: "branchSummary", summary: "The right way failed." });
+    }
+
+    const note = await json("note", path, "Left it is.", "--at", ids.a3!);
+    expect(note).toMatchObject({ type: "custom_message", movedResumePoint: true });
+    for (const { name, module, manager } of piManagers(path)) {
+      expect(manager.getLeafId(), name).toBe(note.entryId);
+      const atA3 = module.buildSessionContext(manager.getEntries(), ids.a3!).messages;
+      expect(manager.buildSessionContext().messages.slice(0, -1), name).toEqual(atA3);
+    }
+    await refused(path, /Entry nope is not in/, "note", path, "x", "--at", "nope");
+  });
+
+  it("undo reverses the last name, label, archive or continue (or the one named), each by a new entry", async () => {
+    const { path, ids } = session();
+    const contextBefore = piManagers(path).map(({ manager }) => manager.buildSessionContext());
+    await refused(path, /no name, label, archive or continue to undo/, "undo", path);
+    await json("rename", path, "First");
+    await json("rename", path, "Second");
+    const label = await json("label", path, ids.a1!, "kept");
+    await json("archive", path, ids.u2!);
+
+    const archive = await json("undo", path);
+    expect(archive).toMatchObject({ type: "custom", undid: { kind: "archive" }, movedResumePoint: false });
+    const index = readSession(readFileSync(path));
+    expect(archivedTargets(index, inMemoryEntryReader(index)).size).toBe(0);
+
+    const unlabelled = await json("undo", path, label.entryId as string);
+    expect(unlabelled).toMatchObject({ type: "label", undid: { entryId: label.entryId, kind: "label" } });
+    const name = await json(
+      "undo",
+      path,
+      piManagers(path)[1]!
+        .manager.getEntries()
+        .find((e) => e.type === "session_info" && e.name === "Second")!.id,
+    );
+    expect(name.undid).toMatchObject({ kind: "name" });
+    for (const [i, { name: pi, manager }] of piManagers(path).entries()) {
+      expect(manager.getSessionName(), pi).toBe("First");
+      expect(manager.getLabel(ids.a1!), pi).toBeUndefined();
+      expect(manager.buildSessionContext(), pi).toEqual(contextBefore[i]);
+    }
+
+    await json("continue", path, ids.a2!);
+    const back = await json("undo", path);
+    expect(back).toMatchObject({ undid: { kind: "continue" }, movedResumePoint: true });
+    for (const [i, { name: pi, manager }] of piManagers(path).entries())
+      expect(manager.buildSessionContext(), pi).toEqual(contextBefore[i]);
+    await refused(path, /cannot be undone|not.*undo/i, "undo", path, ids.a1!);
+    await refused(path, /expected FILE \[ENTRY\]/, "undo", path, ids.a1!, "extra");
+  });
+});
+
 describe("new files", () => {
   it("fork, clone and new print the new file and its session id; the files are Pi's", async () => {
     const { path, ids } = session();
@@ -246,6 +315,56 @@ describe("new files", () => {
     const stdout = await arbor("export", path, "--format", "md");
     expect(stdout.code).toBe(0);
     expect(stdout.stdout).toContain("right answer");
+  });
+});
+
+describe("import", () => {
+  it("copies a checked session, byte for byte, into the folder given or Pi's folder for its cwd; the original only read", async () => {
+    const { path, ids } = session();
+    const original = readFileSync(path);
+    const dir = join(folder.path, "imported");
+    const into = await json("import", path, "--dir", dir);
+    const header = readSession(original).header!;
+    expect(into).toMatchObject({ source: path, sessionId: header.id, counts: { errors: 0 } });
+    expect(dirname(into.file as string)).toBe(dir);
+    expect((into.file as string).endsWith(`_${header.id}.jsonl`)).toBe(true);
+    expect(readFileSync(into.file as string)).toEqual(original);
+    expect(readFileSync(path)).toEqual(original);
+    for (const { name, module } of PI_GENERATIONS) {
+      expect(module.SessionManager.open(into.file as string).getLeafId(), name).toBe(ids.a3);
+    }
+    // Once is enough: the same session is not imported twice into one folder.
+    await refused(join(dir, "none"), /already/, "import", path, "--dir", dir);
+
+    process.env.PI_CODING_AGENT_DIR = join(folder.path, "agent");
+    try {
+      const inPi = await json("import", path);
+      expect(dirname(inPi.file as string)).toBe(
+        join(folder.path, "agent", "sessions", "--home-user-project--"),
+      );
+    } finally {
+      delete process.env.PI_CODING_AGENT_DIR;
+    }
+  });
+
+  it("refuses a file with errors, or that is not a session, with one line and no new file", async () => {
+    const dir = join(folder.path, "refused-imports");
+    mkdirSync(dir, { recursive: true });
+    const damaged = join(folder.path, "damaged.jsonl");
+    const { path } = session();
+    writeFileSync(damaged, `${readFileSync(path, "utf8")}{"type":"message",\n`);
+    await refused(
+      damaged,
+      /damaged\.jsonl has 1 error .*Nothing was imported/,
+      "import",
+      damaged,
+      "--dir",
+      dir,
+    );
+    const notSession = join(folder.path, "notes.jsonl");
+    writeFileSync(notSession, '{"hello":1}\n');
+    await refused(notSession, /not a Pi session/, "import", notSession, "--dir", dir);
+    expect(readdirSync(dir)).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * `arbor rename|label|continue|archive|unarchive|note|edit-context`: one
+ * `arbor rename|label|continue|archive|unarchive|note|edit-context|undo`: one
  * entry appended to a session file (app/store/write-entry.ts), after every
  * check. A file a Pi is probably writing is refused unless `--force`.
  */
@@ -107,4 +107,12 @@ export function editContextCommand(args: readonly string[], io: CliIo): number {
     values,
     io,
   );
+}
+
+/** `undo FILE [ENTRY]`: the inverse of ENTRY (a name, label, archive or continue), by default of the last one. */
+export function undoCommand(args: readonly string[], io: CliIo): number {
+  const { values, positionals: given } = parse(args, COMMON);
+  const [file, entryId] =
+    given.length === 1 ? [given[0], undefined] : positionals(given, ["FILE", "[ENTRY]"]);
+  return runWrite(file!, { kind: "undo", entryId }, values, io);
 }

@@ -81,6 +81,7 @@ function MapRowView({
   if (selected) classes.push("selected");
   if (cursor) classes.push("cursor");
   if (row.leaf?.endsInError) classes.push("error");
+  if (row.segments.every((segment) => shown.archived.has(segment.id))) classes.push("archived");
   const entryId = rowEntry(row);
   return (
     <div
@@ -248,11 +249,12 @@ export function BranchMapView() {
   const budget = useBranches((s) => s.mapBudget);
   const path = usePathSet();
   const fileLeafId = useSession((s) => s.view?.leafId ?? null);
+  const showArchived = useSession((s) => s.showArchived);
   const [scroller, setScroller] = useState<HTMLElement | null>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const height = useMapHeight(scroller);
   usePaintMark(map);
-  const shown = map ? currentShownMap(map, path, fileLeafId, expanded, budget) : null;
+  const shown = map ? currentShownMap(map, path, fileLeafId, expanded, budget, showArchived) : null;
   useCursorInView(scroller, shown, cursor);
   if (!map || !shown) {
     return (

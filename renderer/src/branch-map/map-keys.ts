@@ -39,6 +39,7 @@ export function handleBranchKey(controller: Controller, event: KeyboardEvent): b
     session.view?.leafId ?? null,
     state.expanded,
     state.mapBudget,
+    session.showArchived,
   );
   const rows = shown.layout.rows;
   if (rows.length === 0) return false;

@@ -3,6 +3,7 @@ import { type BranchMap, BranchModel } from "../../../shared/branches/index.ts";
 import { SessionBuilder } from "../../../shared/branches/testing/session-builder.ts";
 import { inMemoryEntryReader, readSession } from "../../../shared/session/index.ts";
 import { layoutBranchMap, ROW_BUDGET } from "./map-layout.ts";
+import { archivedSegments, shownMap } from "./map-selection.ts";
 
 function mapOf(builder: SessionBuilder): BranchMap {
   const index = readSession(builder.text());
@@ -106,5 +107,60 @@ describe("layoutBranchMap", () => {
     expect(performance.now() - start).toBeLessThan(1500);
     expect(layout.rows.length).toBeLessThanOrEqual(ROW_BUDGET);
     expect(layout.rows.filter((row) => row.leaf !== null).length + layout.folded).toBe(1000);
+  });
+});
+
+describe("archived branches in the map", () => {
+  /**
+   *   u1 ─ a1 ┬ u2 ─ a2              (archived at u2)
+   *           ├ u3 ─ a3 ┬ u4 ─ a4    (archived at u3: both below it)
+   *           │         └ u5 ─ a5
+   *           └ u6 ─ a6              (the marker hangs here: the file's leaf)
+   */
+  function archivedSession(): BranchMap {
+    return mapOf(
+      new SessionBuilder()
+        .user("u1", null, "start")
+        .assistant("a1", "u1", { text: "ok" })
+        .user("u2", "a1", "left")
+        .assistant("a2", "u2", { text: "left done" })
+        .user("u3", "a1", "middle")
+        .assistant("a3", "u3", { text: "middle done" })
+        .user("u4", "a3", "middle left")
+        .assistant("a4", "u4", { text: "done" })
+        .user("u5", "a3", "middle right")
+        .assistant("a5", "u5", { text: "done" })
+        .user("u6", "a1", "right")
+        .assistant("a6", "u6", { text: "right done" })
+        .custom("m1", "a6", "arbor.archive", { targetId: "u2", archived: true })
+        .custom("m2", "m1", "arbor.archive", { targetId: "u3", archived: true }),
+    );
+  }
+  const tips = (shown: ReturnType<typeof shownMap>) =>
+    shown.layout.rows.flatMap((row) => (row.leaf ? [row.leaf.leafId] : []));
+
+  it("leaves archived branches out unless they are shown, then marks their segments to dim", () => {
+    const map = archivedSession();
+    expect(map.leaves.map((leaf) => [leaf.leafId, leaf.archived])).toEqual([
+      ["a2", true],
+      ["a4", true],
+      ["a5", true],
+      ["a6", false],
+    ]);
+    const archived = archivedSegments(map);
+    // u2's segment, u3's and both below it: not the root's, not u6's.
+    expect([...archived].sort()).toEqual(["u2", "u3", "u4", "u5"]);
+
+    const hidden = shownMap(map, new Set(), null, none, ROW_BUDGET, false);
+    expect(tips(hidden)).toEqual(["a6"]);
+    expect(hidden.map.leaves.map((leaf) => leaf.leafId)).toEqual(["a6"]);
+    expect(hidden.map.segments.find((segment) => segment.id === "u1")!.children).toEqual(["u6"]);
+    // The same map object is the whole map when nothing is archived.
+    const plain = retries(3).map;
+    expect(shownMap(plain, new Set(), null, none, ROW_BUDGET, false).map).toBe(plain);
+
+    const shown = shownMap(map, new Set(), null, none, ROW_BUDGET, true);
+    expect(tips(shown).sort()).toEqual(["a2", "a4", "a5", "a6"]);
+    expect(shown.archived).toEqual(archived);
   });
 });

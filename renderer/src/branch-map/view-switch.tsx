@@ -40,8 +40,12 @@ export function MapStatus() {
   const path = usePathSet();
   const fileLeafId = useSession((s) => s.view?.leafId ?? null);
   const entries = useSession((s) => s.view?.nodes.count ?? 0);
+  const showArchived = useSession((s) => s.showArchived);
   if (!map) return <div className="graph-status" aria-live="polite" />;
-  const { layout } = currentShownMap(map, path, fileLeafId, expanded, budget);
+  const shown = currentShownMap(map, path, fileLeafId, expanded, budget, showArchived);
+  const { layout } = shown;
+  const hidden = map.leaves.length - shown.map.leaves.length;
+  const archived = hidden > 0 ? `; ${count(hidden, "archived branch", "archived branches")} hidden` : "";
   const folded = layout.folded > 0 ? `; ${count(layout.folded, "branch", "branches")} folded into marks` : "";
   return (
     <div
@@ -51,7 +55,7 @@ export function MapStatus() {
       data-segments={map.segments.length}
       data-rows={layout.rows.length}
     >
-      {`Branch map: ${count(map.leaves.length, "branch", "branches")}, ${count(map.segments.length, "segment")}, ${count(entries, "entry", "entries")} in ${count(layout.rows.length, "row")}${folded}`}
+      {`Branch map: ${count(map.leaves.length, "branch", "branches")}, ${count(map.segments.length, "segment")}, ${count(entries, "entry", "entries")} in ${count(layout.rows.length, "row")}${folded}${archived}`}
     </div>
   );
 }

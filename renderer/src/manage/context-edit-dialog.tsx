@@ -61,6 +61,13 @@ function ContextEffect(props: {
   );
 }
 
+/** What a note or a context edit written after `at` (not the file's leaf: null) does to where Pi resumes. */
+export function movesResumePoint(at: string | null): string {
+  return at === null
+    ? ""
+    : ` It is written after ${at}, not after the file's last entry, so Pi resumes from there the next time it opens the session.`;
+}
+
 export function ContextEditDialog({ dialog }: { dialog: ContextEdit }) {
   const controller = useController();
   const { context, drop, targetId } = dialog;
@@ -94,7 +101,7 @@ export function ContextEditDialog({ dialog }: { dialog: ContextEdit }) {
     >
       <p className="dialog-note warning-note" data-testid="pi-version-note">
         Only Pi 1.x reads context edits: Pi 0.73 ignores them and sends the message as it is. The file keeps
-        the message; a new entry records the edit.
+        the message; a new entry records the edit.{movesResumePoint(dialog.at)}
       </p>
       {context.status === "loading" ? <p className="muted">Reading the context…</p> : null}
       {context.status === "error" ? (

@@ -10,7 +10,7 @@ import { EXPORT_FORMATS, type ExportFormat } from "../../../shared/ipc/contract.
 import { useController, useManage } from "../state/hooks.tsx";
 import type { ManageDialog } from "../state/manage-state.ts";
 import { UserText } from "../text/user-text.tsx";
-import { ContextEditDialog } from "./context-edit-dialog.tsx";
+import { ContextEditDialog, movesResumePoint } from "./context-edit-dialog.tsx";
 import { Dialog } from "./dialog.tsx";
 
 type Of<K extends ManageDialog["kind"]> = Extract<ManageDialog, { kind: K }>;
@@ -333,7 +333,7 @@ export function ManageDialogs() {
         <TextDialog
           title="Add a note to the context"
           field="Note"
-          note="The model reads the note as a message from here on (Pi shows it in the session)."
+          note={`The model reads the note as a message from here on (Pi shows it in the session).${movesResumePoint(dialog.at)}`}
           submit="Add"
           onSubmit={(text) => void manage.submitNote(text)}
         />

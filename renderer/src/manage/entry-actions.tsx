@@ -6,7 +6,7 @@
 
 import type { EntryDetail, TreeNodeView } from "../../../shared/ipc/contract.ts";
 import { useController } from "../state/hooks.tsx";
-import { archiveRootOf } from "./open-menu.tsx";
+import { archiveRootOf } from "../state/controller/session-manage.ts";
 
 function formatTime(iso: string): string {
   const date = new Date(iso);

@@ -55,6 +55,31 @@ describe("the entry menu and its writes", () => {
     explorer.unmount();
   });
 
+  it("the Entry tab shows the selected entry's label with its time, and follows a label set or removed from a menu", async () => {
+    const explorer = await openConversation();
+    act(() => explorer.controller.select("a1"));
+    fireEvent.click(screen.getByRole("tab", { name: "Entry" }));
+    await waitFor(() => expect(screen.getByTestId("entry-actions")).toBeTruthy());
+    expect(screen.queryByTestId("label-time")).toBeNull();
+    rightClick(explorer, "a1");
+    fireEvent.click(await screen.findByRole("menuitem", { name: "Label… Shift+L" }));
+    fireEvent.change(await screen.findByRole("textbox", { name: "Label" }), { target: { value: "kept" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save label" }));
+    // The selection stays on a1 (a label is not followed): its detail is asked for again.
+    const time = await screen.findByTestId("label-time");
+    expect(time.textContent).toMatch(/^labelled \w+/);
+    expect(explorer.controller.stores.session.getState().selectedId).toBe("a1");
+    rightClick(explorer, "a1");
+    fireEvent.click(await screen.findByRole("menuitem", { name: "Remove label" }));
+    await waitFor(() => expect(screen.queryByTestId("label-time")).toBeNull());
+    // An append that leaves a1's node as it was does not ask for its detail again.
+    const asked = callsOf(explorer, "session.entry").length;
+    await act(() => explorer.controller.manage.setLabel("u2", "elsewhere"));
+    await waitFor(() => expect(explorer.controller.model()?.nodesById.get("u2")?.label).toBe("elsewhere"));
+    expect(callsOf(explorer, "session.entry")).toHaveLength(asked);
+    explorer.unmount();
+  });
+
   it("Show archived (the toolbar's box, or Shift+A) draws archived entries dimmed; the filter hides them again", async () => {
     const explorer = await openConversation();
     await act(() => explorer.controller.manage.setArchived("u2", true));
@@ -142,6 +167,8 @@ describe("the entry menu and its writes", () => {
     const explorer = await openConversation();
     act(() => explorer.controller.manage.beginNote("a2"));
     const note = await screen.findByRole("dialog", { name: "Add a note to the context" });
+    // At the file's leaf: Pi resumes where it did, so nothing is said about it.
+    expect(note.textContent).not.toContain("Pi resumes from there");
     fireEvent.change(within(note).getByRole("textbox", { name: "Note" }), { target: { value: "Use pnpm." } });
     fireEvent.click(within(note).getByRole("button", { name: "Add" }));
     await waitFor(() => expect(callsOf(explorer, "session.addNote")).toEqual([{ text: "Use pnpm." }]));
@@ -150,6 +177,8 @@ describe("the entry menu and its writes", () => {
     fireEvent.click(await screen.findByRole("menuitem", { name: "Edit in context… (Pi 1.x only)" }));
     const edit = await screen.findByRole("dialog", { name: "Edit u1 in the context" });
     expect(edit.textContent).toContain("Pi 0.73 ignores them");
+    // u1 is on the file's branch: the edit goes after the leaf, where Pi resumes.
+    expect(edit.textContent).not.toContain("Pi resumes from there");
     const text = await within(edit).findByRole<HTMLTextAreaElement>("textbox", { name: "Replacement text" });
     expect(text.value).toBe("Question number 1");
     fireEvent.change(text, { target: { value: "a shorter question" } });
@@ -168,6 +197,14 @@ describe("the entry menu and its writes", () => {
     const drop = await screen.findByRole("dialog", { name: "Drop u1 from the context" });
     await waitFor(() =>
       expect(within(drop).getByTestId("context-effect").textContent).toContain("is left out"),
+    );
+    act(() => explorer.controller.manage.closeDialog());
+
+    // Away from the file's leaf, the dialog says Pi will resume there.
+    act(() => explorer.controller.manage.beginNote("u1"));
+    const elsewhere = await screen.findByRole("dialog", { name: "Add a note to the context" });
+    expect(elsewhere.textContent).toContain(
+      "It is written after u1, not after the file's last entry, so Pi resumes from there the next time it opens the session.",
     );
     explorer.unmount();
   });
@@ -231,6 +268,70 @@ describe("new files, trash, export and import", () => {
     await waitFor(() =>
       expect(saved.map((file) => file.fileName)).toEqual(["session.html", "session.jsonl"]),
     );
+    explorer.unmount();
+  });
+
+  it("the desktop app's Entry menu runs the entry menu's actions on the selected entry", async () => {
+    const explorer = await openConversation();
+    const command = (name: string) =>
+      act(() => explorer.client.emit("app.menuCommand", { command: name } as never));
+    // Nothing selected: one sentence, nothing sent.
+    act(() => explorer.controller.stores.session.setState({ selectedId: null }));
+    command("archive");
+    const none = await screen.findByRole("dialog", { name: "Not done" });
+    expect(none.textContent).toContain("Select an entry first: this acts on the selected entry.");
+    fireEvent.click(within(none).getByRole("button", { name: "OK" }));
+
+    act(() => explorer.controller.select("a1"));
+    command("label");
+    fireEvent.change(await screen.findByRole("textbox", { name: "Label" }), {
+      target: { value: "from the menu" },
+    });
+    fireEvent.click(screen.getByRole("button", { name: "Save label" }));
+    await waitFor(() =>
+      expect(callsOf(explorer, "session.setLabel")).toEqual([{ targetId: "a1", label: "from the menu" }]),
+    );
+    command("removeLabel");
+    await waitFor(() => expect(callsOf(explorer, "session.setLabel")).toHaveLength(2));
+    expect(callsOf(explorer, "session.setLabel")[1]).toEqual({ targetId: "a1", label: null });
+
+    // Archive, then the same item on the (now archived, shown) entry unarchives it at its marker's entry.
+    command("archive");
+    await waitFor(() => expect(callsOf(explorer, "session.archive")).toEqual([{ entryId: "a1" }]));
+    act(() => explorer.controller.setShowArchived(true));
+    await waitFor(() => expect(explorer.controller.model()?.nodesById.get("u2")?.archived).toBe(true));
+    act(() => explorer.controller.select("u2"));
+    command("archive");
+    await waitFor(() => expect(callsOf(explorer, "session.unarchive")).toEqual([{ entryId: "a1" }]));
+
+    command("undo");
+    await waitFor(() => expect(callsOf(explorer, "session.undo")).toHaveLength(1));
+    // Following the leaf, the window selected the undo's entry.
+    act(() => explorer.controller.select("u2"));
+    command("fork");
+    await waitFor(() =>
+      expect(callsOf(explorer, "session.fork")).toEqual([{ entryId: "u2", position: "at" }]),
+    );
+    // The fork is open now: its own entries.
+    act(() => explorer.controller.select("u2"));
+    command("forkBefore");
+    await waitFor(() => expect(callsOf(explorer, "session.fork")).toHaveLength(2));
+    expect(callsOf(explorer, "session.fork")[1]).toEqual({ entryId: "u2", position: "before" });
+    await screen.findByRole("dialog", { name: "Forked before the prompt" });
+    act(() => explorer.controller.manage.closeDialog());
+
+    act(() => explorer.controller.select("u1"));
+    command("continue");
+    await screen.findByRole("dialog", { name: "Continue in Pi from u1" });
+    act(() => explorer.controller.manage.closeDialog());
+    command("note");
+    await screen.findByRole("dialog", { name: "Add a note to the context" });
+    act(() => explorer.controller.manage.closeDialog());
+    command("editContext");
+    await screen.findByRole("dialog", { name: "Edit u1 in the context" });
+    act(() => explorer.controller.manage.closeDialog());
+    command("dropContext");
+    await screen.findByRole("dialog", { name: "Drop u1 from the context" });
     explorer.unmount();
   });
 

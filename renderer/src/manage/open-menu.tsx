@@ -4,11 +4,11 @@
  * beside its target's element.
  */
 
-import type { TreeNodeView } from "../../../shared/ipc/contract.ts";
 import { compareWithPicker, compareWithSource } from "../compare/start-compare.ts";
 import { ContextMenu } from "../menus/context-menu.tsx";
 import { entryMenuItems, type MenuActions, type MenuItem, sessionRowMenuItems } from "../menus/menu-items.ts";
 import type { Controller } from "../state/controller.ts";
+import { archiveRootOf } from "../state/controller/session-manage.ts";
 import { useController, useManage } from "../state/hooks.tsx";
 import type { ManageMenu } from "../state/manage-state.ts";
 
@@ -21,18 +21,6 @@ export function menuActions(controller: Controller): MenuActions {
     compareWithSource: (forkSessionId, sourceSessionId) =>
       void compareWithSource(controller, forkSessionId, sourceSessionId),
   };
-}
-
-/** The entry whose archive marker hides `entryId`: the topmost archived entry above it (itself included). */
-export function archiveRootOf(byId: { get(id: string): TreeNodeView | undefined }, entryId: string) {
-  let root: string | null = null;
-  for (
-    let node = byId.get(entryId);
-    node?.archived;
-    node = node.parentId ? byId.get(node.parentId) : undefined
-  )
-    root = node.id;
-  return root;
 }
 
 /** The items of a menu, or null when its target is gone (another session, a rescan). */

@@ -145,6 +145,8 @@ describe("the menus' items", () => {
       "export-html",
       "export-jsonl",
       "copy-id",
+      "rename",
+      "open-in-pi",
     ]);
     const assistant = ids(
       entryMenuItems({ entryId: "a1", node: message("assistant"), archiveRoot: null }, actions),
@@ -155,6 +157,17 @@ describe("the menus' items", () => {
     const other = ids(entryMenuItems({ entryId: "c1", node: compaction, archiveRoot: null }, actions));
     expect(other).not.toContain("edit-context");
     expect(other).not.toContain("fork-before");
+  });
+
+  it("reaches the open session's Rename and Open in Pi from an entry", () => {
+    const { actions, calls } = recordingActions();
+    const list = entryMenuItems({ entryId: "a1", node: message("assistant"), archiveRoot: null }, actions);
+    for (const id of ["rename", "open-in-pi"]) {
+      const item = list.find((candidate) => candidate.id === id);
+      if (item?.kind !== "item") throw new Error(`no ${id} item`);
+      item.run();
+    }
+    expect(calls).toEqual([["beginRename"], ["openInPi"]]);
   });
 
   it("offers Remove label on a labelled entry, and Unarchive of the marker's entry on an archived one", () => {

@@ -169,6 +169,16 @@ export function entryMenuItems(target: EntryMenuTarget, actions: MenuActions): M
       label: "Copy entry id",
       run: () => void manage.copyText(entryId, "Entry id"),
     },
+    // The session's own actions the library row offers too, so the graph and the Entry tab reach them.
+    separator("session"),
+    { kind: "item", id: "rename", label: "Rename session…", run: () => void manage.beginRename() },
+    {
+      kind: "item",
+      id: "open-in-pi",
+      label: "Open session in Pi",
+      hint: "Pi resumes from the file's last entry",
+      run: () => void manage.openInPi(),
+    },
   ];
 }
 

@@ -50,6 +50,8 @@ export function createController(
   const manage = createSessionManage(kit, {
     switchBy: session.switchBy,
     openSession: session.actions.openSession,
+    // The label editor is the labels part's, made below (it writes through this part's setLabel).
+    beginLabel: (entryId) => labels.actions.beginLabel(entryId),
   });
   const labels = createLabels(kit, manage.actions.setLabel);
   const appearance = createAppearance(kit);

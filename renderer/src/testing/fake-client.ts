@@ -30,6 +30,7 @@ import { BranchModel } from "../../../shared/branches/index.ts";
 import { compareBranches } from "../../../shared/compare/index.ts";
 import { diffSessionViews } from "../../../shared/ipc/session-delta.ts";
 import { decodeEvent, decodeResult, encodeEvent, encodeResult } from "../../../shared/ipc/wire.ts";
+import { isArchived } from "../../../shared/session/arbor-entries.ts";
 import { EntrySearch } from "../../../shared/session/entry-search.ts";
 import {
   firstLine,
@@ -317,12 +318,15 @@ export function createFakeClient(inputs: FakeSessionInput[], options: FakeClient
         const node = s.index.nodes.get(id);
         const entry = inMemoryEntryReader(s.index).entry(id);
         if (!node || !entry) throw new ArborError("not-found", `No entry "${id}" in this session.`);
+        const label = s.index.labels.get(id);
         return {
           entry,
           line: node.line,
           problems: s.index.problems.filter(
             (problem) => problem.entryId === id || problem.line === node.line,
           ),
+          label: label ? { label: label.label, timestamp: label.timestamp } : null,
+          archived: isArchived(s.index, inMemoryEntryReader(s.index), id),
         } as RequestResult<N>;
       }
       case "session.setLabel":

@@ -5,7 +5,7 @@
  */
 
 import { screenErrors } from "../../../../shared/error-texts.ts";
-import type { ContextView } from "../../../../shared/ipc/contract.ts";
+import type { ContextView, SessionView } from "../../../../shared/ipc/contract.ts";
 import { contextAsJson, contextAsMarkdown } from "../../../../shared/export/context-markdown.ts";
 import { contextShades, NO_SHADES } from "../context-shades.ts";
 import { initialContextState } from "../stores.ts";
@@ -59,8 +59,15 @@ export function createContextPreview(kit: ControllerKit): ContextPreviewPart {
             followLoads.cancel();
             loadBoth();
           }
-        } else if (state.view !== previous.view && state.view && context.getState().status === "error") {
-          void loadContext();
+        } else if (state.view !== previous.view && state.view) {
+          if (context.getState().status === "error") void loadContext();
+          // An append changed the selected entry's own node (a label set or removed, an archive): its detail too.
+          if (
+            previous.view &&
+            state.selectedId !== null &&
+            nodeChanged(previous.view, state.view, state.selectedId)
+          )
+            void loadDetail();
         }
       }),
       context.subscribe((state, previous) => {
@@ -84,6 +91,18 @@ export function createContextPreview(kit: ControllerKit): ContextPreviewPart {
     },
     subscribe,
   };
+}
+
+/**
+ * Whether entry `id`'s node differs between two versions of a view: a list
+ * grown by an append keeps each unchanged node's object and puts a new one
+ * over each changed node (shared/ipc/session-nodes.ts). Two id lookups.
+ */
+function nodeChanged(before: SessionView, after: SessionView, id: string): boolean {
+  const at = before.nodes.idIndex().positions.get(id);
+  const now = after.nodes.idIndex().positions.get(id);
+  if (at === undefined || now === undefined) return false;
+  return before.nodes.node(at) !== after.nodes.node(now);
 }
 
 /** Follow moves closer together than this load the context once, at the end of the pause. */

@@ -13,6 +13,7 @@ import {
   MENU_COMMANDS,
   type MenuCommand,
   type SessionListItem,
+  type TreeNodeView,
 } from "../../../../shared/ipc/contract.ts";
 import type { EditedContext, MenuAnchor } from "../manage-state.ts";
 import { createEntryWrites } from "./entry-writes.ts";
@@ -68,6 +69,8 @@ export interface ManageActions {
 
 export interface ManageNeeds extends SwitchNeeds {
   openSession(sessionId: string): Promise<void>;
+  /** The explorer's label editor for an entry (Shift+L). */
+  beginLabel(entryId: string): void;
 }
 
 export interface ManagePart {
@@ -125,7 +128,7 @@ export function createSessionManage(kit: ControllerKit, needs: ManageNeeds): Man
     importFile: (file, projectId) => withProject(projectId, (project) => files.importFile(file, project)),
     runMenuCommand(command) {
       if (typeof command !== "string" || !(MENU_COMMANDS as readonly string[]).includes(command)) return;
-      runCommand(manage, actions, command as MenuCommand);
+      runCommand(manage, actions, needs, command as MenuCommand);
     },
   };
 
@@ -147,7 +150,7 @@ export function createSessionManage(kit: ControllerKit, needs: ManageNeeds): Man
 }
 
 /** The desktop app's Session menu: the same actions as the window's menus, on the session on view. */
-function runCommand(manage: ManageKit, actions: ManageActions, command: MenuCommand) {
+function runCommand(manage: ManageKit, actions: ManageActions, needs: ManageNeeds, command: MenuCommand) {
   const view = manage.view();
   if (command === "newSession") return void actions.newSession();
   if (command === "import") return void actions.chooseImport();
@@ -167,7 +170,61 @@ function runCommand(manage: ManageKit, actions: ManageActions, command: MenuComm
       return void actions.openInPi();
     case "trash":
       return actions.beginTrash();
+    case "undo":
+      return void actions.undoLast();
   }
+  if (selected === null || !manage.kit.model()?.nodesById.has(selected)) {
+    manage.fail("Not done", new Error(screenErrors.noEntrySelected));
+    return;
+  }
+  runEntryCommand(manage, actions, needs, command, selected);
+}
+
+/** The desktop app's Entry menu: the entry menu's actions, on the selected entry. */
+function runEntryCommand(
+  manage: ManageKit,
+  actions: ManageActions,
+  needs: ManageNeeds,
+  command: MenuCommand,
+  entryId: string,
+) {
+  switch (command) {
+    case "label":
+      return needs.beginLabel(entryId);
+    case "removeLabel":
+      return void actions.removeLabel(entryId);
+    case "continue":
+      return actions.beginContinue(entryId);
+    case "fork":
+      return void actions.fork(entryId, "at");
+    case "forkBefore":
+      return void actions.fork(entryId, "before");
+    case "archive": {
+      const root = archiveRootOf(manage.kit.model()?.nodesById ?? new Map(), entryId);
+      return void (root === null ? actions.setArchived(entryId, true) : actions.setArchived(root, false));
+    }
+    case "note":
+      return actions.beginNote(entryId);
+    case "editContext":
+      return actions.beginContextEdit(entryId, false);
+    case "dropContext":
+      return actions.beginContextEdit(entryId, true);
+  }
+}
+
+/** The entry whose archive marker hides `entryId`: the topmost archived entry above it (itself included). */
+export function archiveRootOf(
+  byId: { get(id: string): TreeNodeView | undefined },
+  entryId: string,
+): string | null {
+  let root: string | null = null;
+  for (
+    let node = byId.get(entryId);
+    node?.archived;
+    node = node.parentId ? byId.get(node.parentId) : undefined
+  )
+    root = node.id;
+  return root;
 }
 
 /** The menus, the dialog and the toast themselves: opening, closing, answering, the toast's way back. */
