@@ -310,7 +310,7 @@ test("Drop from context (Pi 1.x only) by the graph menu; a branch exported as JS
     expect(manager.buildSessionContext(), name).toEqual(atTip[name]);
 });
 
-test("Open in Pi from a library row shows the command; an archived branch leaves the library's count and the branch map", async ({
+test("Open in Pi from a library row and the graph's background shows the command; an archived branch leaves the library's count and the branch map", async ({
   page,
 }) => {
   await openApp(page, serve.url);
@@ -323,6 +323,13 @@ test("Open in Pi from a library row shows the command; an archived branch leaves
   await page.keyboard.press("Escape");
 
   await openLogin(page);
+  // The graph's background offers the open session's menu, the same as its row's.
+  await page.locator(".react-flow__pane").click({ button: "right", position: { x: 24, y: 24 } });
+  await expect(menu(page)).toHaveAccessibleName("Session");
+  await menuItem(page, "Open in Pi").click();
+  await expect(dialog(page)).toContainText("Run Pi yourself");
+  await page.keyboard.press("Escape");
+
   const file = demo.login.file;
   const meta = openRow(page).locator(".session-meta");
   const countOf = async () => Number(/(\d+) msgs/.exec((await meta.textContent()) ?? "")?.[1]);

@@ -12,7 +12,12 @@ import { ManageDialogs } from "./dialogs.tsx";
 import { handleManageKey } from "./keys.ts";
 import { OpenMenu } from "./open-menu.tsx";
 
-/** A right-click on a graph node or a library row opens its menu (anything else keeps the browser's). */
+/**
+ * A right-click on a graph node or a library row opens its menu; on the
+ * graph's background, the open session's menu (its row's: rename, Open in
+ * Pi, clone, export, new session, import, trash). Anything else keeps the
+ * browser's.
+ */
 function onContextMenu(controller: Controller, event: MouseEvent) {
   if (event.defaultPrevented || !(event.target instanceof Element)) return;
   const at = { x: event.clientX, y: event.clientY };
@@ -23,6 +28,12 @@ function onContextMenu(controller: Controller, event: MouseEvent) {
     return;
   }
   const node = event.target.closest<HTMLElement>(".react-flow__node[data-id]");
+  const openSessionId = controller.stores.session.getState().view?.sessionId;
+  if (!node && openSessionId && event.target.closest(".react-flow__pane")) {
+    event.preventDefault();
+    controller.manage.openSessionMenu(openSessionId, at);
+    return;
+  }
   const id = node?.dataset.id;
   // A chain node stands for many entries: it has no menu of its own.
   if (!id || !controller.model()?.nodesById.get(id)) return;

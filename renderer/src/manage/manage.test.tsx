@@ -244,6 +244,19 @@ describe("new files, trash, export and import", () => {
     explorer.unmount();
   });
 
+  it("a right-click on the graph's background opens the open session's menu: New session in this project", async () => {
+    const explorer = await openConversation();
+    const pane = document.querySelector(".react-flow__pane");
+    expect(pane).not.toBeNull();
+    fireEvent.contextMenu(pane!, { clientX: 300, clientY: 300 });
+    const menu = await screen.findByRole("menu", { name: "Session" });
+    for (const name of ["Rename…", "Open in Pi", "Clone", "New session in this project", "Move to trash…"])
+      expect(within(menu).getByRole("menuitem", { name })).toBeTruthy();
+    fireEvent.click(within(menu).getByRole("menuitem", { name: "New session in this project" }));
+    await waitFor(() => expect(callsOf(explorer, "session.new")).toHaveLength(1));
+    explorer.unmount();
+  });
+
   it("exports the branch of an entry through saveFile, and the Session menu's commands run the same actions", async () => {
     const saved: ExportResult[] = [];
     const explorer = await openConversation({ saveFile: (file) => saved.push(file) });
