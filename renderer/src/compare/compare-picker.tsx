@@ -35,11 +35,16 @@ function tipText(leaf: BranchLeaf): string {
   return leaf.label ?? leaf.lastPrompt?.text ?? leaf.lastAnswer?.text ?? leaf.leafId;
 }
 
-/** Tips whose label, last prompt or id holds every word of `filter`. */
-export function filterTips(leaves: readonly BranchLeaf[], filter: string, except: string): BranchLeaf[] {
+/** Tips whose label, last prompt or id holds every word of `filter`; archived ones only when shown. */
+export function filterTips(
+  leaves: readonly BranchLeaf[],
+  filter: string,
+  except: string,
+  showArchived = false,
+): BranchLeaf[] {
   const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
   return leaves.filter((leaf) => {
-    if (leaf.leafId === except) return false;
+    if (leaf.leafId === except || (leaf.archived && !showArchived)) return false;
     const text = `${leaf.label ?? ""} ${leaf.lastPrompt?.text ?? ""} ${leaf.leafId}`.toLowerCase();
     return words.every((word) => text.includes(word));
   });
@@ -98,9 +103,10 @@ export function TipPicker() {
     input.current?.focus();
     return () => focusGraph();
   }, [open]);
+  const showArchived = useSession((s) => s.showArchived);
   const tips = useMemo(
-    () => (map && picker ? filterTips(map.leaves, filter, picker.leftId) : []),
-    [map, picker, filter],
+    () => (map && picker ? filterTips(map.leaves, filter, picker.leftId, showArchived) : []),
+    [map, picker, filter, showArchived],
   );
   if (!picker) return null;
   const shown = tips.slice(0, TIPS_LISTED);

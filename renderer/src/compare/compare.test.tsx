@@ -240,6 +240,15 @@ describe("the map and the compare view in the explorer", () => {
     expect(filterTips(leaves, "tests run", "x").map((l: { leafId: string }) => l.leafId)).toEqual(["a"]);
     expect(filterTips(leaves, "", "b").map((l: { leafId: string }) => l.leafId)).toEqual(["a", "c"]);
   });
+
+  it("lists archived tips only while archived branches are shown", () => {
+    const leaves = [
+      { leafId: "a", label: null, lastPrompt: null, archived: false },
+      { leafId: "b", label: null, lastPrompt: null, archived: true },
+    ] as never[];
+    expect(filterTips(leaves, "", "x").map((l: { leafId: string }) => l.leafId)).toEqual(["a"]);
+    expect(filterTips(leaves, "", "x", true).map((l: { leafId: string }) => l.leafId)).toEqual(["a", "b"]);
+  });
 });
 
 describe("the keyboard cursor in a folded chain", () => {
