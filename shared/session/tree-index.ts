@@ -233,19 +233,49 @@ class IdTable {
 }
 
 export function createNode(record: EntryRecord, entry: SessionEntry): TreeNode {
-  return {
-    id: entry.id,
-    entry,
-    line: record.line,
-    offset: record.offset,
-    byteLength: record.byteLength,
-    parentId: null,
-    parent: null,
-    deferred: record.deferred,
-    children: [],
-    depth: -1,
-    facts: record.facts,
-  };
+  return new IndexNode(record, entry);
+}
+
+/**
+ * A node reads its id from its entry, and its line, bytes and deferral from
+ * the parse record it was made from, which the index keeps anyway
+ * (`source.records`): four fields less in each of a million nodes (32 B an
+ * entry). `facts` stays the node's own: facts computed later must not change
+ * the record (a saved parse holds only those the parse kept).
+ */
+class IndexNode implements TreeNode {
+  parentId: string | null = null;
+  parent: TreeNode | null = null;
+  children: string[] = [];
+  depth = -1;
+  facts: EntryFacts | undefined;
+
+  constructor(
+    private readonly record: EntryRecord,
+    readonly entry: SessionEntry,
+  ) {
+    this.facts = record.facts;
+  }
+
+  get id(): string {
+    return this.entry.id;
+  }
+
+  get line(): number {
+    return this.record.line;
+  }
+
+  get offset(): number {
+    return this.record.offset;
+  }
+
+  get byteLength(): number {
+    return this.record.byteLength;
+  }
+
+  get deferred(): boolean {
+    return this.record.deferred;
+  }
 }
 
 /**
