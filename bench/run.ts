@@ -618,12 +618,12 @@ async function measureSmallEntries(
   const json: Record<string, unknown> = {};
   const ops = ["arbor-stats", "pi16-open", "pi073-open"];
   for (const file of files.filter((candidate) => SMALL_FILES.has(candidate.name))) {
-    const runs: Record<string, Measurement[]> = {};
+    const runs: Record<string, Measurement[]> = Object.fromEntries(ops.map((op) => [op, []]));
     for (let rep = 0; rep < REPS; rep++) {
       for (const op of ops.map((_, i) => ops[(i + rep) % ops.length]!)) {
         const m = await measure(worker, op, file.path);
         raw.push(m);
-        (runs[op] ??= []).push(m);
+        runs[op]!.push(m);
         if (!m.ok) console.log(`  ${file.name} ${op}: FAILED ${m.error}`);
         if (m.fileChanged) console.log(`  ${file.name} ${op}: WARNING: Pi changed the file`);
       }
