@@ -43,7 +43,7 @@ export const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 export const DATA_DIR = join(BENCH_DIR, "data");
 const MANIFEST = join(DATA_DIR, "manifest.json");
 
-export type Profile = "normal" | "heavy" | "chain" | "fork";
+export type Profile = "normal" | "heavy" | "chain" | "fork" | "short";
 
 export interface FileSpec {
   /** File name (without directory) and the name used in reports. */
@@ -63,6 +63,8 @@ export interface FileSpec {
   compare?: boolean;
   /** For the memory measurements only (peak RSS per entry, the library scan), not the open table. */
   memory?: boolean;
+  /** For the many-small-entries measurement only (`arbor stats` against Pi's open), not the open table. */
+  small?: boolean;
 }
 
 export const FILE_SPECS: readonly FileSpec[] = [
@@ -75,6 +77,7 @@ export const FILE_SPECS: readonly FileSpec[] = [
   { name: "fork20k", profile: "fork", seed: 5001, entries: 20_000, trunk: 10_000, compare: true },
   { name: "tips100k", profile: "normal", seed: 5002, entries: 100_000, branchChance: 0.15, compare: true },
   { name: "s1m", profile: "normal", seed: 1005, entries: 1_000_000, memory: true },
+  { name: "small160k", profile: "short", seed: 1006, entries: 160_000, small: true },
 ];
 
 export interface GeneratedFile {
@@ -367,6 +370,8 @@ interface Sizes {
   editText: number;
   writeContent: number;
   summary: number;
+  /** Chance of a thinking block in an assistant message. */
+  thinkingChance: number;
 }
 
 const SIZES: Record<Profile, Sizes> = {
@@ -380,6 +385,7 @@ const SIZES: Record<Profile, Sizes> = {
     editText: 160,
     writeContent: 700,
     summary: 1800,
+    thinkingChance: 0.7,
   },
   // Big tool outputs: whole-file reads, long test logs, long answers.
   heavy: {
@@ -391,6 +397,7 @@ const SIZES: Record<Profile, Sizes> = {
     editText: 700,
     writeContent: 5000,
     summary: 4000,
+    thinkingChance: 0.7,
   },
   fork: {
     user: 160,
@@ -401,6 +408,20 @@ const SIZES: Record<Profile, Sizes> = {
     editText: 160,
     writeContent: 700,
     summary: 1800,
+    thinkingChance: 0.7,
+  },
+  // Short messages: a few words per text and tool output, little thinking (a model with thinking
+  // off), so an entry is mostly its envelope (ids, timestamps, usage).
+  short: {
+    user: 30,
+    text: 40,
+    thinking: 50,
+    readResult: 60,
+    bashResult: 40,
+    editText: 30,
+    writeContent: 60,
+    summary: 300,
+    thinkingChance: 0.1,
   },
   chain: {
     user: 160,
@@ -411,6 +432,7 @@ const SIZES: Record<Profile, Sizes> = {
     editText: 160,
     writeContent: 700,
     summary: 1800,
+    thinkingChance: 0.7,
   },
 };
 
@@ -695,7 +717,7 @@ class SessionGenerator {
   private assistant(toolCalls: Json[], stopReason: string): void {
     const rng = this.rng;
     const content: Json[] = [];
-    if (rng.chance(0.7)) {
+    if (rng.chance(this.sizes.thinkingChance)) {
       content.push({
         type: "thinking",
         thinking: this.text.prose(rng.length(this.sizes.thinking, 12000, 10)),

@@ -154,21 +154,26 @@ interface IndexedRecords {
 
 /** Validates each record and makes its node, in file order (nodes are not linked yet). */
 function indexRecords(records: readonly EntryRecord[], problems: Problem[]): IndexedRecords {
+  const count = records.length;
+  // Made at their final length: grown by pushes, a million entries leave their old stores behind at the open's peak.
+  const entries = new Array<SessionEntry>(count);
+  const entryLines = new Array<number>(count);
   const indexed: IndexedRecords = {
-    entries: [],
-    entryLines: [],
+    entries,
+    entryLines,
     nodes: new Map(),
     labels: new Map(),
     sessionName: undefined,
     archiveMarkers: [],
   };
-  const ids = new IdTable(indexed.nodes, problems);
-  for (const record of records) {
+  const ids = new IdTable(indexed.nodes, problems, entries, entryLines);
+  for (let i = 0; i < count; i++) {
+    const record = records[i]!;
     const entry = validateEntry(record, problems);
-    indexed.entries.push(entry);
-    indexed.entryLines.push(record.line);
     // The node keeps the facts the parser kept (structure-with-facts); a later line with the same id replaces it.
-    ids.add(createNode(record, entry));
+    ids.add(createNode(record, entry), i);
+    entries[i] = entry;
+    entryLines[i] = record.line;
     applyLabelOrName(indexed, entry);
   }
   return indexed;
@@ -180,45 +185,47 @@ function indexRecords(records: readonly EntryRecord[], problems: Problem[]): Ind
  * per node: a duplicate id shows as a map that did not grow.
  */
 class IdTable {
-  /** Every node put so far, to find the earlier node of the first duplicate id. */
-  private readonly made: TreeNode[] = [];
-  /** From the first duplicate id on: the latest node of each id. */
-  private latestOfId: Map<string, TreeNode> | null = null;
+  /** From the first duplicate id on: the line of the latest node of each id. */
+  private latestLineOfId: Map<string, number> | null = null;
   /** Filled only for ids seen twice: the line that used the id first. */
   private readonly firstLineOfId = new Map<string, number>();
 
+  /** `entries` and `entryLines`: the index's lists, filled in file order as nodes are added. */
   constructor(
     private readonly nodes: Map<string, TreeNode>,
     private readonly problems: Problem[],
+    private readonly entries: readonly SessionEntry[],
+    private readonly entryLines: readonly number[],
   ) {}
 
-  add(node: TreeNode): void {
+  /** Adds the node of the entry after the first `entriesBefore` entries. */
+  add(node: TreeNode, entriesBefore: number): void {
     const nodes = this.nodes;
     const size = nodes.size;
     nodes.set(node.id, node);
-    let previous: TreeNode | undefined;
-    if (this.latestOfId !== null) {
-      previous = this.latestOfId.get(node.id);
-      this.latestOfId.set(node.id, node);
+    let previousLine: number | undefined;
+    if (this.latestLineOfId !== null) {
+      previousLine = this.latestLineOfId.get(node.id);
+      this.latestLineOfId.set(node.id, node.line);
     } else if (nodes.size === size) {
-      const latestOfId = new Map<string, TreeNode>();
-      for (const earlier of this.made) latestOfId.set(earlier.id, earlier);
-      previous = latestOfId.get(node.id);
-      latestOfId.set(node.id, node);
-      this.latestOfId = latestOfId;
+      // The first id used again: the entries before say which line of each id came last.
+      const latestLineOfId = new Map<string, number>();
+      for (let i = 0; i < entriesBefore; i++) latestLineOfId.set(this.entries[i]!.id, this.entryLines[i]!);
+      previousLine = latestLineOfId.get(node.id);
+      latestLineOfId.set(node.id, node.line);
+      this.latestLineOfId = latestLineOfId;
     }
-    this.made.push(node);
-    if (previous) this.reportDuplicate(previous, node);
+    if (previousLine !== undefined) this.reportDuplicate(previousLine, node);
   }
 
-  private reportDuplicate(previous: TreeNode, node: TreeNode): void {
+  private reportDuplicate(previousLine: number, node: TreeNode): void {
     const id = node.id;
-    const first = this.firstLineOfId.get(id) ?? previous.line;
+    const first = this.firstLineOfId.get(id) ?? previousLine;
     this.firstLineOfId.set(id, first);
     this.problems.push(
       problem(
         "duplicate-id",
-        previous.line,
+        previousLine,
         `Entry id "${id}" is used again at line ${node.line}; that later line wins, as in Pi.`,
         { relatedLine: node.line, entryId: id },
       ),
@@ -233,19 +240,57 @@ class IdTable {
 }
 
 export function createNode(record: EntryRecord, entry: SessionEntry): TreeNode {
-  return {
-    id: entry.id,
-    entry,
-    line: record.line,
-    offset: record.offset,
-    byteLength: record.byteLength,
-    parentId: null,
-    parent: null,
-    deferred: record.deferred,
-    children: [],
-    depth: -1,
-    facts: record.facts,
-  };
+  return new IndexNode(record, entry);
+}
+
+/**
+ * Every node's children until its first (`addChild` gives it an array of its
+ * own): a million leaves-to-be would otherwise each make an empty array only
+ * to drop it (32 B an entry of garbage at the open's peak). Frozen, so a push
+ * onto it throws instead of giving every node the child.
+ */
+const NO_CHILDREN = Object.freeze([]) as unknown as string[];
+
+/**
+ * A node reads its id from its entry, and its line, bytes and deferral from
+ * the parse record it was made from, which the index keeps anyway
+ * (`source.records`): four fields less in each of a million nodes (32 B an
+ * entry). `facts` stays the node's own: facts computed later must not change
+ * the record (a saved parse holds only those the parse kept).
+ */
+class IndexNode implements TreeNode {
+  parentId: string | null = null;
+  parent: TreeNode | null = null;
+  children: string[] = NO_CHILDREN;
+  depth = -1;
+  facts: EntryFacts | undefined;
+
+  constructor(
+    private readonly record: EntryRecord,
+    readonly entry: SessionEntry,
+  ) {
+    this.facts = record.facts;
+  }
+
+  get id(): string {
+    return this.entry.id;
+  }
+
+  get line(): number {
+    return this.record.line;
+  }
+
+  get offset(): number {
+    return this.record.offset;
+  }
+
+  get byteLength(): number {
+    return this.record.byteLength;
+  }
+
+  get deferred(): boolean {
+    return this.record.deferred;
+  }
 }
 
 /**
