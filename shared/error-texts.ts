@@ -343,6 +343,8 @@ export const screenErrors = {
   libraryNotRead: (reason: string) => `The library could not be read: ${reason}`,
   searchFailed: (reason: string) => `Full-text search failed: ${reason}`,
   contextNotBuilt: (reason: string) => `The context could not be built: ${reason}`,
+  contextPageNotLoaded: (reason: string) =>
+    `More of the context could not be loaded: ${reason} Scroll to try again.`,
   entryNotRead: (reason: string) => `The entry could not be read: ${reason}`,
   contextNotCopied: (reason: string) => `The context was not copied: ${reason}`,
   linkNotCopied: (reason: string) => `The link was not copied: ${reason}`,

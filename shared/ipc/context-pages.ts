@@ -90,13 +90,25 @@ export function llmIndexOf(skipped: readonly number[], index: number): number {
 
 /** The index (in all messages) of the model's message `llmIndex`. */
 export function messageIndexOfLlm(skipped: readonly number[], llmIndex: number): number {
-  // The k-th message not left out: past each left-out index at or before it.
-  let index = llmIndex;
-  for (const left of skipped) {
-    if (left > index) break;
-    index++;
+  // The smallest index whose messages up to it, less those left out, are `llmIndex + 1`.
+  let low = llmIndex;
+  let high = llmIndex + skipped.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (middle + 1 - countBelow(skipped, middle + 1) >= llmIndex + 1) high = middle;
+    else low = middle + 1;
   }
-  return index;
+  return low;
+}
+
+/** How many rows a list of the context's messages has: all of them, or (`llm`) those the model sees. */
+export function rowCount(view: ContextView, llm: boolean): number {
+  return llm && view.llmSkipped ? view.messageCount - view.llmSkipped.length : view.messageCount;
+}
+
+/** The message (its index in the whole context) that row `row` of such a list shows. */
+export function messageOfRow(view: ContextView, llm: boolean, row: number): number {
+  return llm && view.llmSkipped ? messageIndexOfLlm(view.llmSkipped, row) : row;
 }
 
 /** How many of the ascending `values` are below `limit`. */

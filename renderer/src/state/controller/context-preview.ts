@@ -1,27 +1,34 @@
 /**
  * The context preview part of the controller: the selected entry's context
- * (agent or llm) and its detail, loaded as the selection moves; the texts
- * shown whole; copying the context.
+ * (agent or llm) and its detail, loaded as the selection moves, the pages of
+ * a long context as the preview scrolls (context-pages.ts); the texts shown
+ * whole; copying the context.
  */
 
 import { screenErrors } from "../../../../shared/error-texts.ts";
 import type { ContextView } from "../../../../shared/ipc/contract.ts";
+import { pageOfView } from "../../../../shared/ipc/context-reading.ts";
 import { contextAsJson, contextAsMarkdown } from "../../../../shared/export/context-markdown.ts";
 import { contextShades, NO_SHADES } from "../context-shades.ts";
 import { initialContextState } from "../stores.ts";
 import type { Controller } from "./api.ts";
+import { createContextPages } from "./context-pages.ts";
 import { type ControllerKit, messageOf, type Timer } from "./kit.ts";
 
 export interface ContextPreviewPart {
-  readonly actions: Pick<Controller, "setContextMode" | "showWhole" | "copyContext">;
+  readonly actions: Pick<Controller, "setContextMode" | "showWhole" | "copyContext" | "showContextRows">;
   /** Follows the selection, the session and the agent/llm mode. */
   subscribe(): void;
 }
+
+/** A copy that has pages to fetch first says so once it has taken this long. */
+const COPY_NOTICE_AFTER_MS = 400;
 
 export function createContextPreview(kit: ControllerKit): ContextPreviewPart {
   const { notify } = kit;
   const { session, context } = kit.stores;
   const { loadContext, loadDetail } = createLoads(kit);
+  const pages = createContextPages(kit);
   const loadBoth = () => {
     void loadContext();
     void loadDetail();
@@ -32,16 +39,31 @@ export function createContextPreview(kit: ControllerKit): ContextPreviewPart {
     const current = context.getState().view;
     if (!current) return;
     const mode = context.getState().mode;
-    const text = format === "json" ? contextAsJson(current, mode) : contextAsMarkdown(current, mode);
+    let timer: Timer | null = null;
     try {
+      let whole = current;
+      if (current.messages.length < current.messageCount) {
+        // A long context is fetched whole first: page after page, which a large one makes seconds.
+        timer = kit.later(COPY_NOTICE_AFTER_MS, () =>
+          notify(
+            "info",
+            `Fetching all ${current.messageCount.toLocaleString()} messages of the context to copy…`,
+          ),
+        );
+        whole = await pages.whole(current);
+      }
+      const text = format === "json" ? contextAsJson(whole, mode) : contextAsMarkdown(whole, mode);
       await kit.writeClipboard(text);
       notify("info", format === "json" ? "Context copied as JSON." : "Context copied as Markdown.");
     } catch (error) {
       notify("error", screenErrors.contextNotCopied(messageOf(error)));
+    } finally {
+      if (timer !== null) kit.cancel(timer);
     }
   }
 
   function subscribe() {
+    pages.subscribe();
     kit.own(
       // What was shown whole belongs to the session it was shown in.
       session.subscribe((state, previous) => {
@@ -81,6 +103,7 @@ export function createContextPreview(kit: ControllerKit): ContextPreviewPart {
         context.setState({ shownWhole: next });
       },
       copyContext,
+      ...pages.actions,
     },
     subscribe,
   };
@@ -168,10 +191,10 @@ function createLoads(kit: ControllerKit): { loadContext(): Promise<void>; loadDe
       // Shaded along the view as it is now (an append may have come meanwhile): its index is the graph's.
       const now = session.getState().view;
       const shades = now ? contextShades(result, kit.selectors.indexed(now)) : NO_SHADES;
-      context.setState({ status: "ready", view: result, shades });
+      context.setState({ status: "ready", view: result, pages: [pageOfView(result)], shades });
     } catch (error) {
       if (serial !== contextSerial || kit.isDisposed()) return;
-      context.setState({ status: "error", error: messageOf(error), view: null });
+      context.setState({ status: "error", error: messageOf(error), view: null, pages: [] });
     }
   }
 
