@@ -25,6 +25,7 @@ import { ContextHeader } from "./context-header.tsx";
 import { MessageView, type ShownWhole, ShownWholeContext } from "./message-view.tsx";
 import { ContextCuts } from "./cut-texts.tsx";
 import { heldItems, type PreviewItem, previewItem } from "./preview-items.ts";
+import { useShownRows } from "./shown-rows.ts";
 
 export type { PreviewItem } from "./preview-items.ts";
 
@@ -236,24 +237,30 @@ function VirtualList({
     overscan: 6,
     getItemKey: (index) => itemAt(index)?.key ?? `loading:${index}`,
   });
+  const { startOpening, endOpening } = useShownRows(virtualizer, view, count, onRows);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new view opens at its end; its pages arriving do not move it
   useLayoutEffect(() => {
+    startOpening();
     if (count > 0) virtualizer.scrollToIndex(count - 1, { align: "end" });
   }, [view, virtualizer]);
   const scroller = useMemo<Scroller>(
     () => ({
-      toStart: () => virtualizer.scrollToOffset(0),
-      toEnd: () => virtualizer.scrollToIndex(virtualizer.options.count - 1, { align: "end" }),
-      by: (pixels) => virtualizer.scrollBy(pixels),
+      toStart: () => {
+        endOpening();
+        virtualizer.scrollToOffset(0);
+      },
+      toEnd: () => {
+        endOpening();
+        virtualizer.scrollToIndex(virtualizer.options.count - 1, { align: "end" });
+      },
+      by: (pixels) => {
+        endOpening();
+        virtualizer.scrollBy(pixels);
+      },
     }),
-    [virtualizer],
+    [virtualizer, endOpening],
   );
   const rows = virtualizer.getVirtualItems();
-  const first = rows[0]?.index;
-  const last = rows.at(-1)?.index;
-  useLayoutEffect(() => {
-    if (first !== undefined && last !== undefined) onRows(first, last);
-  }, [first, last, onRows]);
   return (
     <PreviewScroll scrollRef={scrollRef} scroller={scroller}>
       <div className="virtual-space" style={{ height: virtualizer.getTotalSize() }}>
