@@ -9,19 +9,21 @@
  */
 
 import { screenErrors } from "../../../../shared/error-texts.ts";
+import { contextAsJson, contextAsMarkdown } from "../../../../shared/export/context-markdown.ts";
 import type { ContextPageRequest, ContextView } from "../../../../shared/ipc/contract.ts";
 import { messageOfRow } from "../../../../shared/ipc/context-pages.ts";
 import { gaps, wholeContext, withPage } from "../../../../shared/ipc/context-reading.ts";
 import type { Controller } from "./api.ts";
-import { type ControllerKit, messageOf } from "./kit.ts";
+import { type ControllerKit, messageOf, type Timer } from "./kit.ts";
 
 /** Messages fetched around the rows shown: about a screen's worth of scrolling either way, and more. */
 export const PAGE_AROUND_ROWS = 400;
 
+/** A copy that has pages to fetch first says so once it has taken this long. */
+const COPY_NOTICE_AFTER_MS = 400;
+
 export interface ContextPagesPart {
-  readonly actions: Pick<Controller, "showContextRows">;
-  /** The whole context on view (every message), fetching the pages not held; `progress` hears how far. */
-  whole(view: ContextView, progress?: (held: number, of: number) => void): Promise<ContextView>;
+  readonly actions: Pick<Controller, "showContextRows" | "copyContext">;
   subscribe(): void;
 }
 
@@ -44,7 +46,7 @@ export function createContextPages(kit: ControllerKit): ContextPagesPart {
       if (!kit.isDisposed() && now.view === view) context.setState({ pages: withPage(now.pages, page) });
     } catch (error) {
       // Asked again when the rows shown change; a view gone meanwhile explains itself.
-      if (context.getState().view === view) {
+      if (!kit.isDisposed() && context.getState().view === view) {
         wanted = null;
         kit.notify("error", screenErrors.contextPageNotLoaded(messageOf(error)));
       }
@@ -56,6 +58,7 @@ export function createContextPages(kit: ControllerKit): ContextPagesPart {
 
   return {
     actions: {
+      copyContext: (format) => copyContext(kit, format),
       showContextRows(firstRow, lastRow) {
         const { view, forMode } = context.getState();
         if (!view) return;
@@ -63,15 +66,6 @@ export function createContextPages(kit: ControllerKit): ContextPagesPart {
         wanted = { first: messageOfRow(view, llm, firstRow), last: messageOfRow(view, llm, lastRow) };
         void fetchNext();
       },
-    },
-    whole(view, progress) {
-      const held = context.getState().view === view ? context.getState().pages : [];
-      return wholeContext(
-        view,
-        held,
-        (request) => kit.client.request("session.contextPage", request),
-        progress,
-      );
     },
     subscribe() {
       kit.own(
@@ -81,6 +75,38 @@ export function createContextPages(kit: ControllerKit): ContextPagesPart {
       );
     },
   };
+}
+
+/** Copies the context on view, fetched whole first when its pages are not all held. */
+async function copyContext(kit: ControllerKit, format: "json" | "markdown"): Promise<void> {
+  const { context } = kit.stores;
+  const { notify } = kit;
+  const current = context.getState().view;
+  if (!current) return;
+  const { mode, pages } = context.getState();
+  let timer: Timer | null = null;
+  try {
+    let copied = current;
+    if (current.messages.length < current.messageCount) {
+      // Page after page, which a large context makes seconds: said once it takes a while.
+      timer = kit.later(COPY_NOTICE_AFTER_MS, () =>
+        notify(
+          "info",
+          `Fetching all ${current.messageCount.toLocaleString()} messages of the context to copy…`,
+        ),
+      );
+      copied = await wholeContext(current, pages, (request) =>
+        kit.client.request("session.contextPage", request),
+      );
+    }
+    const text = format === "json" ? contextAsJson(copied, mode) : contextAsMarkdown(copied, mode);
+    await kit.writeClipboard(text);
+    notify("info", format === "json" ? "Context copied as JSON." : "Context copied as Markdown.");
+  } catch (error) {
+    notify("error", screenErrors.contextNotCopied(messageOf(error)));
+  } finally {
+    if (timer !== null) kit.cancel(timer);
+  }
 }
 
 /**

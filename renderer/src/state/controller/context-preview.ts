@@ -1,14 +1,12 @@
 /**
  * The context preview part of the controller: the selected entry's context
  * (agent or llm) and its detail, loaded as the selection moves, the pages of
- * a long context as the preview scrolls (context-pages.ts); the texts shown
- * whole; copying the context.
+ * a long context as the preview scrolls and copying it (context-pages.ts);
+ * the texts shown whole.
  */
 
-import { screenErrors } from "../../../../shared/error-texts.ts";
 import type { ContextView } from "../../../../shared/ipc/contract.ts";
 import { pageOfView } from "../../../../shared/ipc/context-reading.ts";
-import { contextAsJson, contextAsMarkdown } from "../../../../shared/export/context-markdown.ts";
 import { contextShades, NO_SHADES } from "../context-shades.ts";
 import { initialContextState } from "../stores.ts";
 import type { Controller } from "./api.ts";
@@ -21,11 +19,7 @@ export interface ContextPreviewPart {
   subscribe(): void;
 }
 
-/** A copy that has pages to fetch first says so once it has taken this long. */
-const COPY_NOTICE_AFTER_MS = 400;
-
 export function createContextPreview(kit: ControllerKit): ContextPreviewPart {
-  const { notify } = kit;
   const { session, context } = kit.stores;
   const { loadContext, loadDetail } = createLoads(kit);
   const pages = createContextPages(kit);
@@ -34,33 +28,6 @@ export function createContextPreview(kit: ControllerKit): ContextPreviewPart {
     void loadDetail();
   };
   const followLoads = throttled(kit, FOLLOW_LOAD_PAUSE_MS, loadBoth);
-
-  async function copyContext(format: "json" | "markdown") {
-    const current = context.getState().view;
-    if (!current) return;
-    const mode = context.getState().mode;
-    let timer: Timer | null = null;
-    try {
-      let whole = current;
-      if (current.messages.length < current.messageCount) {
-        // A long context is fetched whole first: page after page, which a large one makes seconds.
-        timer = kit.later(COPY_NOTICE_AFTER_MS, () =>
-          notify(
-            "info",
-            `Fetching all ${current.messageCount.toLocaleString()} messages of the context to copy…`,
-          ),
-        );
-        whole = await pages.whole(current);
-      }
-      const text = format === "json" ? contextAsJson(whole, mode) : contextAsMarkdown(whole, mode);
-      await kit.writeClipboard(text);
-      notify("info", format === "json" ? "Context copied as JSON." : "Context copied as Markdown.");
-    } catch (error) {
-      notify("error", screenErrors.contextNotCopied(messageOf(error)));
-    } finally {
-      if (timer !== null) kit.cancel(timer);
-    }
-  }
 
   function subscribe() {
     pages.subscribe();
@@ -102,7 +69,6 @@ export function createContextPreview(kit: ControllerKit): ContextPreviewPart {
         else next.delete(key);
         context.setState({ shownWhole: next });
       },
-      copyContext,
       ...pages.actions,
     },
     subscribe,
