@@ -145,7 +145,7 @@ export class OpenSessionView extends DisposableObject {
   }
 
   private pagedContext(leafId: string | null, llm: boolean): NonNullable<OpenSessionView["paged"]> {
-    const key = `${leafId}\0${llm}`;
+    const key = JSON.stringify([leafId, llm]);
     if (this.paged?.key === key) return this.paged;
     const saved = savedLeafContext(this.session.savedView, leafId, llm);
     if (saved) {
