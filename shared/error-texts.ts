@@ -51,6 +51,11 @@ export const requestErrors = {
 export const sessionErrors = {
   noEntry: (entryId: string) => `There is no entry "${entryId}" in this session; choose one from its graph.`,
   noText: (path: string) => `There is no text at ${path} in this answer; select the entry again.`,
+  noMessages: (from: number, count: number) =>
+    `The context has no messages from message ${from + 1} (it has ${count}); select the entry again.`,
+  pageNotAsked: (from: number) =>
+    `The context's page from message ${from + 1} did not come as asked; select the entry again.`,
+  contextGap: (index: number) => `The context misses message ${index + 1}; select the entry again.`,
   noEntryToFork: (entryId: string) =>
     `There is no entry "${entryId}" in this session to fork; choose one from its graph.`,
   forkBeforeNotUser: (entryId: string) =>
@@ -372,6 +377,8 @@ export const screenErrors = {
   libraryNotRead: (reason: string) => `The library could not be read: ${reason}`,
   searchFailed: (reason: string) => `Full-text search failed: ${reason}`,
   contextNotBuilt: (reason: string) => `The context could not be built: ${reason}`,
+  contextPageNotLoaded: (reason: string) =>
+    `More of the context could not be loaded: ${reason} Scroll to try again.`,
   entryNotRead: (reason: string) => `The entry could not be read: ${reason}`,
   contextNotCopied: (reason: string) => `The context was not copied: ${reason}`,
   linkNotCopied: (reason: string) => `The link was not copied: ${reason}`,

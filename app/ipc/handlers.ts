@@ -48,6 +48,7 @@ export function createArborHandlers({
     "session.open": ({ sessionId }) => actions.open(sessionId),
     "session.current": async () => sessions.current()?.view() ?? null,
     "session.context": async ({ leafId, llm }) => sessions.requireCurrent().context(leafId, llm ?? false),
+    "session.contextPage": async (request) => sessions.requireCurrent().contextPage(request),
     "session.entry": async ({ entryId }) => sessions.requireCurrent().entry(entryId),
     "session.text": async ({ of, path, offset, length }) =>
       sessions.requireCurrent().text(of, path, offset, length),

@@ -7,6 +7,9 @@
  */
 
 import {
+  ArborError,
+  type ContextPage,
+  type ContextPageRequest,
   type ContextView,
   type EntryDetail,
   SESSION_SEARCH_MAX_LIMIT,
@@ -21,6 +24,14 @@ import {
   type SessionViewContent,
   sessionViewContent,
 } from "../../shared/ipc/views.ts";
+import {
+  contextPageOf,
+  lastWindow,
+  type PagedContext,
+  pagedContext,
+  pageLength,
+} from "../../shared/ipc/context-pages.ts";
+import { sessionErrors } from "../../shared/error-texts.ts";
 import { EntrySearch } from "../../shared/session/entry-search.ts";
 import { objectNodes } from "../../shared/ipc/session-nodes.ts";
 import type { EntryReader } from "../../shared/session/entry-reader.ts";
@@ -33,7 +44,14 @@ import type { OpenSession, SessionReloadReason } from "../runtime/open-session.t
 import { LIVE_WINDOW_MS } from "../store/append.ts";
 import { savedLeafContext, savedLeafEntry, sessionViewFromSaved } from "./saved-view-answers.ts";
 import { SentView } from "./sent-view.ts";
-import { cutContextView, cutEntryDetail, type TextSource, WholeTexts } from "./text-answers.ts";
+import {
+  cutContextPage,
+  cutContextView,
+  cutEntryDetail,
+  type LineBytes,
+  type TextSource,
+  WholeTexts,
+} from "./text-answers.ts";
 
 /** See `SessionViewServices.indexBuildDelayMs`: long enough for a window to draw a 100k-entry session's map. */
 export const INDEX_BUILD_DELAY_MS = 1000;
@@ -63,8 +81,15 @@ export class OpenSessionView extends DisposableObject {
   private readonly wholeTexts = new WholeTexts((source) =>
     "entryId" in source
       ? this.wholeEntry(source.entryId).entry
-      : this.wholeContext(source.leafId, source.llm),
+      : this.pagedContext(source.leafId, source.llm).context.whole,
   );
+  /**
+   * The whole context last asked for, ready to page, so that paging through
+   * 100k messages builds it once. Kept while the file grows: appends never
+   * change the context of a leaf already there (its path and the entries on
+   * it stay as they are); dropped when the file is read again.
+   */
+  private paged: { key: string; context: PagedContext; lineBytes: LineBytes | undefined } | undefined;
   /** The index build `buildIndexSoon` scheduled: null while it waits for the replies to leave. */
   private indexBuild: ReturnType<typeof setTimeout> | null | undefined;
   /** One search per index: its texts are built on the first search and kept while the index grows by appends. */
@@ -93,14 +118,21 @@ export class OpenSessionView extends DisposableObject {
     return { ...fields, nodes: objectNodes([...sent.nodes.nodes()]) };
   }
 
+  /** The context from `leafId`: its figures, and its messages whole or, past one answer's budget, the last page. */
   context(leafId: string | null, llm: boolean): ContextView {
-    const saved = savedLeafContext(this.session.savedView, leafId, llm);
-    if (saved) {
-      this.buildIndexSoon();
-      return cutContextView(saved);
+    const { context, lineBytes } = this.pagedContext(leafId, llm);
+    return cutContextView(lastWindow(context), lineBytes);
+  }
+
+  /** The messages `from` on of the context from `leafId`: as many of `count` as fit one answer. */
+  contextPage({ leafId, llm, from, count }: ContextPageRequest): ContextPage {
+    const { context, lineBytes } = this.pagedContext(leafId, llm);
+    const total = context.whole.messages.length;
+    if (from > total || (from === total && total > 0)) {
+      throw new ArborError("not-found", sessionErrors.noMessages(from, total));
     }
-    const { nodes } = this.session.index;
-    return cutContextView(this.wholeContext(leafId, llm), (entryId) => nodes.get(entryId)?.byteLength);
+    const page = contextPageOf(context, from, pageLength(context, from, count));
+    return cutContextPage(page, context.whole, lineBytes);
   }
 
   entry(entryId: string): EntryDetail {
@@ -112,8 +144,20 @@ export class OpenSessionView extends DisposableObject {
     return this.wholeTexts.page(source, path, offset, length);
   }
 
-  private wholeContext(leafId: string | null, llm: boolean): ContextView {
-    return contextView(this.session.index, this.session.reader, leafId, llm);
+  private pagedContext(leafId: string | null, llm: boolean): NonNullable<OpenSessionView["paged"]> {
+    const key = JSON.stringify([leafId, llm]);
+    if (this.paged?.key === key) return this.paged;
+    const saved = savedLeafContext(this.session.savedView, leafId, llm);
+    if (saved) {
+      this.buildIndexSoon();
+      this.paged = { key, context: pagedContext(saved), lineBytes: undefined };
+    } else {
+      const { index, reader } = this.session;
+      const lineBytes: LineBytes = (entryId) => index.nodes.get(entryId)?.byteLength;
+      const whole = contextView(index, reader, leafId, llm);
+      this.paged = { key, context: pagedContext(whole, lineBytes), lineBytes };
+    }
+    return this.paged;
   }
 
   private wholeEntry(entryId: string): EntryDetail {
@@ -157,6 +201,7 @@ export class OpenSessionView extends DisposableObject {
     const { session } = this;
     this.sent = undefined;
     this.wholeTexts.clear();
+    this.paged = undefined;
     this.services.events.emit("session.reloaded", {
       sessionId: this.services.ids.sessionId(session.path),
       reason,

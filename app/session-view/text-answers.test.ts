@@ -29,7 +29,8 @@ function longText(length: number, seed: string): string {
 
 const BIG = 3 * TEXT_PAGE_MAX_CHARS + 12_345;
 
-function writeSession(path: string, texts: string[]): string[] {
+/** One message per item of `texts`: its text, or its text blocks. */
+function writeSession(path: string, texts: (string | string[])[]): string[] {
   const header = {
     type: "session",
     version: 3,
@@ -50,7 +51,7 @@ function writeSession(path: string, texts: string[]): string[] {
         message: {
           role: i % 2 === 0 ? "user" : "toolResult",
           ...(i % 2 === 0 ? {} : { toolCallId: "t", toolName: "read", isError: false }),
-          content: [{ type: "text", text }],
+          content: (Array.isArray(text) ? text : [text]).map((block) => ({ type: "text", text: block })),
           timestamp: i,
         },
       }),
@@ -132,12 +133,16 @@ describe("long texts in pages", () => {
   });
 
   it("keeps a context answer within a few MB: once its budget is spent, long texts are cut shorter", async () => {
-    const texts = Array.from({ length: 30 }, (_, i) => longText(200_000, `t${i}-`));
+    // Few messages of many long texts each: one answer's worth of messages (context-pages.ts), 6 MB of texts.
+    const texts = Array.from({ length: 6 }, (_, i) =>
+      Array.from({ length: 5 }, (_, j) => longText(200_000, `t${i}.${j}-`)),
+    );
     const ids = writeSession(fixture.samplePath, texts);
     const created = fixture.host();
     const [item] = items(await created.windowServices.library.rescan());
     await created.windowServices.actions.open(item!.sessionId);
     const context = await request(created.handlers, "session.context", { leafId: ids.at(-1)!, llm: false });
+    expect([context.messagesFrom, context.messages.length, context.messageCount]).toEqual([0, 6, 6]);
     expect(JSON.stringify(context).length).toBeLessThan(ANSWER_TEXT_MAX_CHARS + 200_000 + 30 * 1000);
     expect(context.cuts!.length).toBeGreaterThan(5);
     expect(context.cuts!.every((cut) => cut.length === 200_000 && cut.shown === TEXT_CUT_SHORT_CHARS)).toBe(

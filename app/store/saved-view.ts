@@ -41,7 +41,7 @@ import { contentHash } from "./content-hash.ts";
  * `saved-view.test.ts` holds a digest of a view of a fixed file and fails
  * until both are updated. The wire format is checked on its own.
  */
-export const SAVED_VIEW_VERSION = 4;
+export const SAVED_VIEW_VERSION = 5;
 
 const FORMAT = "arbor-saved-view";
 

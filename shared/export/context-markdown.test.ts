@@ -10,18 +10,23 @@ const png = "A".repeat(4000); // 3,000 bytes of base64
 function viewOf(messages: Record<string, unknown>[]): ContextView {
   return {
     leafId: "x9",
+    messageCount: messages.length,
+    messagesFrom: 0,
     messages: messages.map((message, i) => ({
       entryId: `x${i}`,
       message: message as unknown as AgentMessage,
       tokenEstimate: 1,
     })),
     llm: null,
+    llmSkipped: null,
     thinkingLevel: "off",
     model: { provider: "anthropic", modelId: "claude-test" },
     compaction: null,
     edits: [],
     tokenEstimate: messages.length,
     lastInputTokens: null,
+    cost: { total: 0, answers: 0 },
+    pathRuns: [messages.length],
   };
 }
 

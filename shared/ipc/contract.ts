@@ -13,17 +13,25 @@
 
 import type { BranchMap } from "../branches/branch-map.ts";
 import type { RunFacts } from "../branches/run-facts.ts";
-import type { AppliedContextEdit, CompactionInEffect } from "../session/context.ts";
 import type { TextCut, TextPath } from "./text-pages.ts";
+import type { ContextPage, ContextPageRequest, ContextView } from "./context-view.ts";
 import type { CompareRequest, CompareView } from "./compare-view.ts";
 
 export { COMPARE_DETAIL_MAX_TURNS, type CompareRequest, type CompareView } from "./compare-view.ts";
 import type { MenuCommand } from "./menu-commands.ts";
 export { MENU_COMMANDS, type MenuCommand } from "./menu-commands.ts";
+export {
+  CONTEXT_ANSWER_BUDGET_BYTES,
+  CONTEXT_PAGE_MAX_MESSAGES,
+  type ContextMessageView,
+  type ContextPage,
+  type ContextPageRequest,
+  type ContextView,
+} from "./context-view.ts";
 
 export type { TextCut, TextPath };
 import type { Problem } from "../session/problems.ts";
-import type { AgentMessage, LlmMessage, ModelRef, SessionEntry } from "../session/types.ts";
+import type { SessionEntry } from "../session/types.ts";
 import type {
   ContextReplacement,
   ExportFormat,
@@ -189,28 +197,6 @@ export interface SessionDelta
   problems: ListPatch<Problem>;
 }
 
-export interface ContextMessageView {
-  entryId: string;
-  message: AgentMessage;
-  tokenEstimate: number;
-}
-
-export interface ContextView {
-  /** Strings cut short (paths from this view's root); absent when none was. */
-  cuts?: TextCut[];
-  leafId: string | null;
-  messages: ContextMessageView[];
-  /** `convertToLlm` of the messages, when asked for. */
-  llm: LlmMessage[] | null;
-  thinkingLevel: string;
-  model: ModelRef | null;
-  compaction: CompactionInEffect | null;
-  edits: AppliedContextEdit[];
-  tokenEstimate: number;
-  /** Input tokens reported by the last assistant message on the path, if any. */
-  lastInputTokens: number | null;
-}
-
 export interface EntryDetail {
   entry: SessionEntry;
   /** Strings of `entry` cut short (paths from `entry`); absent when none was. */
@@ -256,7 +242,10 @@ export interface ArborRequests {
   "library.search": { params: { query: string; limit?: number }; result: SearchHit[] };
   "session.open": { params: { sessionId: string }; result: SessionView };
   "session.current": { params: Record<string, never>; result: SessionView | null };
+  /** The context from `leafId`: its figures, and its messages whole or (past one answer's budget) its last page. */
   "session.context": { params: { leafId: string | null; llm?: boolean }; result: ContextView };
+  /** Another page of the messages of the context `session.context` answered. */
+  "session.contextPage": { params: ContextPageRequest; result: ContextPage };
   "session.entry": { params: { entryId: string }; result: EntryDetail };
   /** A page of a string `session.entry` (`path` in the entry) or `session.context` (from the view) cut short. */
   "session.text": {
@@ -446,6 +435,7 @@ export const REQUEST_NAMES: readonly RequestName[] = [
   "session.open",
   "session.current",
   "session.context",
+  "session.contextPage",
   "session.entry",
   "session.text",
   "session.search",

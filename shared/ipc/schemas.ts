@@ -9,6 +9,7 @@ import { requestErrors } from "../error-texts.ts";
 import {
   ArborError,
   COMPARE_DETAIL_MAX_TURNS,
+  CONTEXT_PAGE_MAX_MESSAGES,
   type RequestName,
   type RequestParams,
   SESSION_SEARCH_MAX_LIMIT,
@@ -39,6 +40,12 @@ export const requestSchemas: { [N in RequestName]: z.ZodType<RequestParams<N>> }
     leafId: ENTRY_ID.nullable(),
     llm: z.boolean().optional(),
   }) as z.ZodType<RequestParams<"session.context">>,
+  "session.contextPage": z.strictObject({
+    leafId: ENTRY_ID.nullable(),
+    llm: z.boolean(),
+    from: z.number().int().min(0).max(100_000_000),
+    count: z.number().int().min(1).max(CONTEXT_PAGE_MAX_MESSAGES),
+  }),
   "session.entry": z.strictObject({ entryId: ENTRY_ID }),
   "session.text": z.strictObject({
     of: z.union([

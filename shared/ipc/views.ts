@@ -1,17 +1,11 @@
 /**
  * From the session index to the contract's views: the tree the renderer
- * draws (`SessionView`, `TreeNodeView`), one leaf's context (`ContextView`),
- * and one entry with its problems (`EntryDetail`). Pure functions over the
- * index; the handlers add ids and file facts.
+ * draws (`SessionView`, `TreeNodeView`), one leaf's context (`ContextView`,
+ * built in leaf-context.ts), and one entry with its problems (`EntryDetail`).
+ * Pure functions over the index; the handlers add ids and file facts.
  */
 
-import {
-  ArborError,
-  type ContextMessageView,
-  type ContextView,
-  type EntryDetail,
-  type TreeNodeView,
-} from "./contract.ts";
+import { ArborError, type EntryDetail, type TreeNodeView } from "./contract.ts";
 import { sessionErrors } from "../error-texts.ts";
 import { depthFirst, sameNodeView } from "./session-delta.ts";
 import {
@@ -20,13 +14,11 @@ import {
   isArchived,
   isArchiveMarkerEntry,
 } from "../session/arbor-entries.ts";
-import { buildSessionProjection, contextGraphOf } from "../session/context.ts";
 import type { EntryReader } from "../session/entry-reader.ts";
-import { convertToLlm } from "../session/convert-to-llm.ts";
-import { entryFacts, isRecord } from "../session/facts.ts";
 import type { Problem } from "../session/problems.ts";
 import type { SessionIndex, TreeNode } from "../session/tree-index.ts";
-import type { AgentMessage, SessionEntry } from "../session/types.ts";
+
+export { contextView, lastInputTokens } from "./leaf-context.ts";
 
 /**
  * One node, small: facts from `reader.factsOfNode` (computed once per entry),
@@ -378,84 +370,6 @@ function sameIds(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
-}
-
-/**
- * The context Pi would send from `leafId` (`null`: before the first entry),
- * each message with its entry and token estimate. An id that is not in the
- * file is an error here (Pi would silently use the file's leaf instead).
- */
-export function contextView(
-  index: SessionIndex,
-  reader: EntryReader,
-  leafId: string | null,
-  llm: boolean,
-): ContextView {
-  if (leafId !== null && !index.nodes.has(leafId)) {
-    throw new ArborError("not-found", sessionErrors.noEntry(leafId));
-  }
-  const projection = buildSessionProjection(contextGraphOf(index, reader), leafId);
-  const edited = new Set(projection.edits.map((edit) => edit.targetId));
-  const messages: ContextMessageView[] = [];
-  let tokenEstimate = 0;
-  for (const projected of projection.entries) {
-    const entry = projected.sourceEntry;
-    for (const message of projected.messages) {
-      // An unedited message entry contributes its own message: its cached facts hold the estimate.
-      const estimate =
-        entry.type === "message" && !edited.has(entry.id)
-          ? (reader.facts(entry.id)?.tokenEstimate ?? messageTokenEstimate(entry, message))
-          : messageTokenEstimate(entry, message);
-      tokenEstimate += estimate;
-      messages.push({ entryId: entry.id, message, tokenEstimate: estimate });
-    }
-  }
-  return {
-    leafId: projection.leafId,
-    messages,
-    llm: llm ? convertToLlm(projection.messages) : null,
-    thinkingLevel: projection.thinkingLevel,
-    model: projection.model,
-    compaction: projection.compaction,
-    edits: projection.edits,
-    tokenEstimate,
-    lastInputTokens: lastInputTokens(index, reader, projection.pathIds),
-  };
-}
-
-/** Pi's estimate for one context message (what it contributes, after any context edit). */
-function messageTokenEstimate(entry: SessionEntry, message: AgentMessage): number {
-  return entryFacts({ type: "message", id: entry.id, parentId: null, timestamp: "", message }).tokenEstimate;
-}
-
-/**
- * The prompt size the provider reported for the last assistant message on
- * the path: input plus cache reads and writes (with prompt caching, `input`
- * alone counts only the uncached part). Messages Pi would not trust for
- * usage (aborted, errors, all zero) are skipped, as in Pi's compaction.
- */
-export function lastInputTokens(
-  index: SessionIndex,
-  reader: EntryReader,
-  pathIds: readonly string[],
-): number | null {
-  for (let i = pathIds.length - 1; i >= 0; i--) {
-    const node = index.nodes.get(pathIds[i]!);
-    if (node?.entry.type !== "message") continue;
-    const skim = node.entry.message as unknown;
-    if (!isRecord(skim) || skim.role !== "assistant") continue;
-    const entry = reader.entryOfNode(node);
-    const message = entry.type === "message" ? (entry.message as unknown) : undefined;
-    if (!isRecord(message) || message.stopReason === "aborted" || message.stopReason === "error") continue;
-    const usage = message.usage;
-    if (!isRecord(usage)) continue;
-    const count = (key: string) => (typeof usage[key] === "number" ? (usage[key] as number) : 0);
-    const total =
-      count("totalTokens") || count("input") + count("output") + count("cacheRead") + count("cacheWrite");
-    if (total <= 0) continue;
-    return count("input") + count("cacheRead") + count("cacheWrite");
-  }
-  return null;
 }
 
 /** One whole entry, its line, and the problems found on it. */

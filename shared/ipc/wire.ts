@@ -111,6 +111,7 @@ const RESULT_CODECS: { [N in RequestName]: Codec<RequestResult<N>, WireResult<N>
   "session.open": view,
   "session.current": viewOrNull,
   "session.context": plain,
+  "session.contextPage": plain,
   "session.entry": plain,
   "session.text": plain,
   "session.search": plain,

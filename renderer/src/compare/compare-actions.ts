@@ -9,6 +9,7 @@
 import type { StoreApi } from "zustand/vanilla";
 import { screenErrors } from "../../../shared/error-texts.ts";
 import type { CompareRequest } from "../../../shared/ipc/contract.ts";
+import { readWholeContext } from "../../../shared/ipc/context-reading.ts";
 import type { Branches, BranchesNeeds, BranchesState } from "../branch-map/branches-part.ts";
 import { type ControllerKit, messageOf } from "../state/controller/kit.ts";
 
@@ -145,7 +146,8 @@ function createCompareViewActions(
     },
     async modelContext(leafId) {
       try {
-        return await kit.client.request("session.context", { leafId, llm: true });
+        // Whole: the compare pane lines up every message the model sees.
+        return await readWholeContext(kit.client, leafId, true);
       } catch {
         return null;
       }

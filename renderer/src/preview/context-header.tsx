@@ -6,6 +6,7 @@
 
 import type { ReactNode } from "react";
 import type { ContextView } from "../../../shared/ipc/contract.ts";
+import { rowCount } from "../../../shared/ipc/context-pages.ts";
 import type { AppliedContextEdit, CompactionInEffect } from "../../../shared/session/index.ts";
 import { formatCost } from "../branch-map/figures.ts";
 import { useController } from "../state/hooks.tsx";
@@ -73,7 +74,7 @@ function Fact({
 
 /** The model and thinking level Pi would use, and the context's size: messages in the shown form, tokens. */
 function ContextFacts({ view, mode }: { view: ContextView; mode: ContextMode }) {
-  const count = mode === "llm" && view.llm ? view.llm.length : view.messages.length;
+  const count = rowCount(view, mode === "llm");
   const cost = pathCost(view);
   return (
     <dl className="facts">

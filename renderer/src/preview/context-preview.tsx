@@ -1,7 +1,9 @@
 /**
  * The context preview: exactly the messages Pi would send from the selected
  * entry taken as leaf (Pi's `buildSessionContext`), or with "What the model
- * sees" their `convertToLlm` form; virtualised past a hundred messages.
+ * sees" their `convertToLlm` form; virtualised past a hundred messages, or
+ * while some are still to fetch (a long context comes in pages: rows whose
+ * page is not there yet say so, and the rows shown are asked for).
  */
 
 import { useVirtualizer } from "@tanstack/react-virtual";
@@ -17,43 +19,18 @@ import {
 } from "react";
 import { screenErrors } from "../../../shared/error-texts.ts";
 import type { ContextView } from "../../../shared/ipc/contract.ts";
-import { messageToLlm } from "../../../shared/session/index.ts";
+import { rowCount } from "../../../shared/ipc/context-pages.ts";
 import { useContextPreview, useController, useSession } from "../state/hooks.tsx";
-import type { ContextMode } from "../state/stores.ts";
 import { ContextHeader } from "./context-header.tsx";
 import { MessageView, type ShownWhole, ShownWholeContext } from "./message-view.tsx";
 import { ContextCuts } from "./cut-texts.tsx";
+import { heldItems, type PreviewItem, previewItem } from "./preview-items.ts";
+import { useShownRows } from "./shown-rows.ts";
+
+export type { PreviewItem } from "./preview-items.ts";
 
 /** Up to this many messages are rendered plainly; more are virtualised. */
 export const VIRTUALIZE_ABOVE = 100;
-
-export interface PreviewItem {
-  key: string;
-  entryId: string | null;
-  message: unknown;
-  tokenEstimate: number | null;
-}
-
-/** The items to draw: agent messages, or the LLM messages paired with the entries they came from. */
-export function previewItems(view: ContextView, mode: ContextMode): PreviewItem[] {
-  if (mode === "agent" || !view.llm) {
-    return view.messages.map((item, i) => ({
-      key: `${i}:${item.entryId}`,
-      entryId: item.entryId,
-      message: item.message,
-      tokenEstimate: item.tokenEstimate,
-    }));
-  }
-  // convertToLlm drops some messages (bash runs excluded from context): pair the survivors in order.
-  const sources = view.messages.filter((item) => messageToLlm(item.message) !== undefined);
-  const paired = sources.length === view.llm.length;
-  return view.llm.map((message, i) => ({
-    key: `llm:${i}`,
-    entryId: paired ? sources[i]!.entryId : null,
-    message,
-    tokenEstimate: null,
-  }));
-}
 
 /** How far an arrow key scrolls, about as far as a browser's own. */
 export const LINE_SCROLL = 40;
@@ -225,31 +202,70 @@ function VirtualRow({
   );
 }
 
-function VirtualList({ items, onReveal }: { items: PreviewItem[]; onReveal: (id: string) => void }) {
+/** A row whose page is still to come. */
+function LoadingRow({ index }: { index: number }) {
+  return (
+    <div className="message message-loading" data-index={index} data-loading="">
+      Loading message {(index + 1).toLocaleString()}…
+    </div>
+  );
+}
+
+/**
+ * `count` rows, each `itemAt` its index (undefined: its page is still to
+ * come). The list opens at its end for each new `view`, and tells
+ * `onRows` which rows it draws.
+ */
+function VirtualList({
+  view,
+  count,
+  itemAt,
+  onRows,
+  onReveal,
+}: {
+  view: ContextView;
+  count: number;
+  itemAt: (index: number) => PreviewItem | undefined;
+  onRows: (first: number, last: number) => void;
+  onReveal: (id: string) => void;
+}) {
   const scrollRef = useRef<HTMLElement>(null);
   const virtualizer = useVirtualizer({
-    count: items.length,
+    count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => 140,
     overscan: 6,
-    getItemKey: (index) => items[index]!.key,
+    getItemKey: (index) => itemAt(index)?.key ?? `loading:${index}`,
   });
+  const { startOpening, endOpening } = useShownRows(virtualizer, view, count, onRows);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new view opens at its end; its pages arriving do not move it
   useLayoutEffect(() => {
-    if (items.length > 0) virtualizer.scrollToIndex(items.length - 1, { align: "end" });
-  }, [items, virtualizer]);
+    startOpening();
+    if (count > 0) virtualizer.scrollToIndex(count - 1, { align: "end" });
+  }, [view, virtualizer]);
   const scroller = useMemo<Scroller>(
     () => ({
-      toStart: () => virtualizer.scrollToOffset(0),
-      toEnd: () => virtualizer.scrollToIndex(virtualizer.options.count - 1, { align: "end" }),
-      by: (pixels) => virtualizer.scrollBy(pixels),
+      toStart: () => {
+        endOpening();
+        virtualizer.scrollToOffset(0);
+      },
+      toEnd: () => {
+        endOpening();
+        virtualizer.scrollToIndex(virtualizer.options.count - 1, { align: "end" });
+      },
+      by: (pixels) => {
+        endOpening();
+        virtualizer.scrollBy(pixels);
+      },
     }),
-    [virtualizer],
+    [virtualizer, endOpening],
   );
+  const rows = virtualizer.getVirtualItems();
   return (
     <PreviewScroll scrollRef={scrollRef} scroller={scroller}>
       <div className="virtual-space" style={{ height: virtualizer.getTotalSize() }}>
-        {virtualizer.getVirtualItems().map((row) => {
-          const item = items[row.index]!;
+        {rows.map((row) => {
+          const item = itemAt(row.index);
           return (
             <VirtualRow
               key={row.key}
@@ -258,13 +274,17 @@ function VirtualList({ items, onReveal }: { items: PreviewItem[]; onReveal: (id:
               measure={virtualizer.measureElement}
               scrollRef={scrollRef}
             >
-              <MessageView
-                message={item.message}
-                entryId={item.entryId}
-                index={row.index}
-                tokenEstimate={item.tokenEstimate}
-                onReveal={onReveal}
-              />
+              {item ? (
+                <MessageView
+                  message={item.message}
+                  entryId={item.entryId}
+                  index={row.index}
+                  tokenEstimate={item.tokenEstimate}
+                  onReveal={onReveal}
+                />
+              ) : (
+                <LoadingRow index={row.index} />
+              )}
             </VirtualRow>
           );
         })}
@@ -281,8 +301,22 @@ export function ContextPreview() {
   const status = useContextPreview((s) => s.status);
   const error = useContextPreview((s) => s.error);
   const view = useContextPreview((s) => s.view);
+  const pages = useContextPreview((s) => s.pages);
   const mode = useContextPreview((s) => s.forMode);
-  const items = useMemo(() => (view ? previewItems(view, mode) : []), [view, mode]);
+  const count = view ? rowCount(view, mode === "llm") : 0;
+  // A short context held whole is drawn plainly; else rows are drawn as they are scrolled to.
+  const items = useMemo(
+    () => (view && count <= VIRTUALIZE_ABOVE ? heldItems(view, pages, mode, count) : null),
+    [view, pages, mode, count],
+  );
+  const itemAt = useCallback(
+    (index: number) => (view ? previewItem(view, pages, mode, index) : undefined),
+    [view, pages, mode],
+  );
+  const onRows = useCallback(
+    (first: number, last: number) => controller.showContextRows(first, last),
+    [controller],
+  );
   const onReveal = useCallback((entryId: string) => controller.reveal(entryId), [controller]);
   const shownWholeKeys = useContextPreview((s) => s.shownWhole);
   const shownWhole = useMemo<ShownWhole>(
@@ -302,10 +336,9 @@ export function ContextPreview() {
       </div>
     );
   else if (status !== "ready" || !view) body = <div className="loading">Building the context…</div>;
-  else if (items.length === 0)
-    body = <div className="empty">No messages: from here Pi would send nothing.</div>;
-  else if (items.length > VIRTUALIZE_ABOVE) body = <VirtualList items={items} onReveal={onReveal} />;
-  else body = <PlainList items={items} onReveal={onReveal} />;
+  else if (count === 0) body = <div className="empty">No messages: from here Pi would send nothing.</div>;
+  else if (items) body = <PlainList items={items} onReveal={onReveal} />;
+  else body = <VirtualList view={view} count={count} itemAt={itemAt} onRows={onRows} onReveal={onReveal} />;
   body = <ShownWholeContext.Provider value={shownWhole}>{body}</ShownWholeContext.Provider>;
 
   const ready = status === "ready" && view !== null;
@@ -314,12 +347,12 @@ export function ContextPreview() {
       className="context-preview"
       aria-label="Context preview"
       aria-busy={status === "loading"}
-      data-message-count={ready ? items.length : undefined}
+      data-message-count={ready ? count : undefined}
       data-leaf-id={ready ? (view.leafId ?? "") : undefined}
       data-mode={ready ? mode : undefined}
     >
       {ready ? <ContextHeader view={view} mode={mode} /> : null}
-      {ready ? <ContextCuts view={view} mode={mode} /> : null}
+      {ready ? <ContextCuts view={view} pages={pages} mode={mode} /> : null}
       {body}
     </section>
   );

@@ -7,12 +7,15 @@
 
 import { createContext, useContext, useEffect, useRef, useState } from "react";
 import type {
+  ContextPage,
   ContextView,
   EntryDetail,
   RequestParams,
   RequestResult,
   TextCut,
 } from "../../../shared/ipc/contract.ts";
+import { llmIndexOf, messageOfRow } from "../../../shared/ipc/context-pages.ts";
+import { pageAt, pageOfView } from "../../../shared/ipc/context-reading.ts";
 import { stringAt, TEXT_PAGE_MAX_CHARS } from "../../../shared/ipc/text-pages.ts";
 import { showBidiControls } from "../../../shared/text/bidi.ts";
 import { formatBytes } from "./format.ts";
@@ -24,17 +27,38 @@ export const TextPagesContext = createContext<FetchTextPage | null>(null);
 
 type Source = RequestParams<"session.text">["of"];
 
-/** The context's cut texts, in the mode shown (the agent's messages or the model's). */
-export function ContextCuts({ view, mode }: { view: ContextView; mode: "agent" | "llm" }) {
+/**
+ * The context's cut texts, in the mode shown (the agent's messages or the
+ * model's): those of the view and of every page of it held. Their paths are
+ * the whole context's (`["messages", index in all of them, ...]`).
+ */
+export function ContextCuts({
+  view,
+  pages,
+  mode,
+}: {
+  view: ContextView;
+  pages: readonly ContextPage[];
+  mode: "agent" | "llm";
+}) {
   const root = mode === "llm" && view.llm ? "llm" : "messages";
-  const cuts = (view.cuts ?? []).filter((cut) => cut.path[0] === root);
+  const held = pages.length > 0 ? pages : [pageOfView(view)];
+  const cuts = held.flatMap((page) => (page.cuts ?? []).filter((cut) => cut.path[0] === root));
   if (cuts.length === 0) return null;
   const source: Source = { leafId: view.leafId, llm: mode === "llm" };
+  const shownOf = (cut: TextCut) => {
+    const index = Number(cut.path[1]);
+    const message = messageOfRow(view, root === "llm", index);
+    const page = pageAt(held, message);
+    if (!page) return "";
+    const at = root === "llm" ? index - llmIndexOf(view.llmSkipped ?? [], page.from) : index - page.from;
+    return stringAt(root === "llm" ? page.llm?.[at] : page.messages[at], cut.path.slice(2)) ?? "";
+  };
   return (
     <CutTextList
       cuts={cuts}
       source={source}
-      shownOf={(cut) => stringAt(view, cut.path) ?? ""}
+      shownOf={shownOf}
       labelOf={(cut) => `Message ${Number(cut.path[1]) + 1}, ${cut.path.slice(2).join(".")}`}
     />
   );

@@ -16,18 +16,9 @@ export interface PathCost {
   sinceCompaction: boolean;
 }
 
+/** Summed over all the context's messages where it was built (shared/ipc/leaf-context.ts): a page holds only some. */
 export function pathCost(view: ContextView): PathCost {
-  let cost = 0;
-  let answers = 0;
-  for (const { message } of view.messages) {
-    if (message.role !== "assistant") continue;
-    const total = (message as { usage?: { cost?: { total?: unknown } } }).usage?.cost?.total;
-    if (typeof total === "number" && Number.isFinite(total)) {
-      cost += total;
-      answers++;
-    }
-  }
-  return { cost, answers, sinceCompaction: view.compaction !== null };
+  return { cost: view.cost.total, answers: view.cost.answers, sinceCompaction: view.compaction !== null };
 }
 
 /** What each figure of the preview header means, shown on hover. */

@@ -208,6 +208,14 @@ describe("the context preview", () => {
     const explorer = await renderExplorer([{ sessionId: "big", text }], { open: "big" });
     const region = await explorer.waitForContext("a4999");
     expect(region.dataset.messageCount).toBe("10000");
+    // happy-dom lays nothing out and sends no scroll event: the list, at its end as a browser has it.
+    const list = screen.getByRole("region", { name: "Context messages" });
+    Object.defineProperty(list, "scrollHeight", { get: () => virtualHeight(list) });
+    fireEvent.keyDown(list, { key: "End" });
+    act(() => {
+      fireEvent.scroll(list);
+    });
+    await waitFor(() => expect(items(region).at(-1)?.dataset.entryId).toBe("a4999"));
     const shown = items(region);
     expect(shown.length).toBeGreaterThan(0);
     expect(shown.length).toBeLessThan(500);

@@ -42,8 +42,15 @@ describe("contextShades", () => {
           if (expected.has(edit.targetId)) expected.set(edit.targetId, edit.drop ? "dropped" : "edited");
         }
         const shades = contextShades(context, tree);
+        // A context sent in pages (its last message only) shades the same: the path's runs say it all.
+        const last = context.messages.length - 1;
+        const paged = contextShades(
+          { ...context, messagesFrom: last, messages: context.messages.slice(last) },
+          tree,
+        );
         for (const id of ids) {
           expect(shades.get(id), `seed ${seed}, leaf ${leafId}: ${id}`).toBe(expected.get(id));
+          expect(paged.get(id), `seed ${seed}, leaf ${leafId}: ${id}, paged`).toBe(expected.get(id));
           const shade = shades.get(id);
           if (shade) seen.add(shade);
         }

@@ -7,6 +7,7 @@
 
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type {
+  ContextPage,
   ContextView,
   EntryDetail,
   LibraryListing,
@@ -152,6 +153,12 @@ export interface ContextState {
   forId: string | null;
   forMode: ContextMode;
   view: ContextView | null;
+  /**
+   * The pages of `view`'s messages held (its own window first, then those
+   * fetched as the preview scrolled), sorted, none overlapping: a new view
+   * starts again from its window.
+   */
+  pages: readonly ContextPage[];
   /** Each path entry's shade in `view` (entries off the path are absent). */
   shades: ShadeLookup;
   detailStatus: LoadStatus;
@@ -168,6 +175,7 @@ export const initialContextState: ContextState = {
   forId: null,
   forMode: "agent",
   view: null,
+  pages: [],
   shades: new Map(),
   detailStatus: "idle",
   detailError: null,

@@ -28,6 +28,14 @@ import {
 } from "../../../shared/ipc/contract.ts";
 import { BranchModel } from "../../../shared/branches/index.ts";
 import { compareBranches } from "../../../shared/compare/index.ts";
+import {
+  contextPageOf,
+  lastWindow,
+  type PageBudget,
+  type PagedContext,
+  pagedContext,
+  pageLength,
+} from "../../../shared/ipc/context-pages.ts";
 import { diffSessionViews } from "../../../shared/ipc/session-delta.ts";
 import { decodeEvent, decodeResult, encodeEvent, encodeResult } from "../../../shared/ipc/wire.ts";
 import { isArchived } from "../../../shared/session/arbor-entries.ts";
@@ -87,6 +95,8 @@ export interface FakeClient extends ArborClient {
 }
 
 export interface FakeClientOptions {
+  /** How much one context answer carries (default: the main process's budget), to see contexts in pages. */
+  contextBudget?: PageBudget;
   scanning?: boolean;
   /** What the library says its scan passed over. */
   skipped?: SkippedLibraryFile[];
@@ -132,6 +142,14 @@ export function createFakeClient(inputs: FakeSessionInput[], options: FakeClient
   function send<E extends EventName>(name: E, payload: ArborEvents[E]): void {
     emit(name, decodeEvent(name, JSON.parse(JSON.stringify(encodeEvent(name, payload)))));
   }
+
+  /** The whole context, ready to page as the main process pages it (by token estimates: no line lengths here). */
+  const pagedContextOf = (s: FakeSession, leafId: string | null, llm: boolean): PagedContext => {
+    if (leafId !== null && !s.index.nodes.has(leafId)) {
+      throw new ArborError("not-found", `No entry "${leafId}" in this session.`);
+    }
+    return pagedContext(contextViewOf(s.index, leafId, llm), undefined, options.contextBudget);
+  };
 
   const viewOf = (sessionId: string) => {
     const s = session(sessionId);
@@ -301,7 +319,16 @@ export function createFakeClient(inputs: FakeSessionInput[], options: FakeClient
         if (leafId !== null && !s.index.nodes.has(leafId)) {
           throw new ArborError("not-found", `No entry "${leafId}" in this session.`);
         }
-        return contextViewOf(s.index, leafId, p.llm === true) as RequestResult<N>;
+        return lastWindow(pagedContextOf(s, leafId, p.llm === true)) as RequestResult<N>;
+      }
+      case "session.contextPage": {
+        const { from, count } = p as { from: number; count: number };
+        const paged = pagedContextOf(current(), p.leafId as string | null, p.llm === true);
+        const total = paged.whole.messages.length;
+        if (from > total || (from === total && total > 0)) {
+          throw new ArborError("not-found", `No messages from ${from + 1} in this context.`);
+        }
+        return contextPageOf(paged, from, pageLength(paged, from, count)) as RequestResult<N>;
       }
       case "session.search": {
         const query = String(p.query);

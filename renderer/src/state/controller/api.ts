@@ -93,6 +93,8 @@ export interface Controller {
   /** Shows a long text of the preview whole, or folds it (kept by key for the session). */
   showWhole(key: string, shown: boolean): void;
   copyContext(format: "json" | "markdown"): Promise<void>;
+  /** The preview shows rows `first` to `last` of the context: the pages they are in are fetched if need be. */
+  showContextRows(first: number, last: number): void;
   dismissReloadNotice(): void;
   notify(kind: "info" | "error", text: string): void;
   /** Chooses the theme for every window (kept in Arbor's preferences). */

@@ -1,47 +1,36 @@
 /**
  * The context preview part of the controller: the selected entry's context
- * (agent or llm) and its detail, loaded as the selection moves; the texts
- * shown whole; copying the context.
+ * (agent or llm) and its detail, loaded as the selection moves, the pages of
+ * a long context as the preview scrolls and copying it (context-pages.ts);
+ * the texts shown whole.
  */
 
-import { screenErrors } from "../../../../shared/error-texts.ts";
 import type { ContextView, SessionView } from "../../../../shared/ipc/contract.ts";
-import { contextAsJson, contextAsMarkdown } from "../../../../shared/export/context-markdown.ts";
+import { pageOfView } from "../../../../shared/ipc/context-reading.ts";
 import { contextShades, NO_SHADES } from "../context-shades.ts";
 import { initialContextState } from "../stores.ts";
 import type { Controller } from "./api.ts";
+import { createContextPages } from "./context-pages.ts";
 import { type ControllerKit, messageOf, type Timer } from "./kit.ts";
 
 export interface ContextPreviewPart {
-  readonly actions: Pick<Controller, "setContextMode" | "showWhole" | "copyContext">;
+  readonly actions: Pick<Controller, "setContextMode" | "showWhole" | "copyContext" | "showContextRows">;
   /** Follows the selection, the session and the agent/llm mode. */
   subscribe(): void;
 }
 
 export function createContextPreview(kit: ControllerKit): ContextPreviewPart {
-  const { notify } = kit;
   const { session, context } = kit.stores;
   const { loadContext, loadDetail } = createLoads(kit);
+  const pages = createContextPages(kit);
   const loadBoth = () => {
     void loadContext();
     void loadDetail();
   };
   const followLoads = throttled(kit, FOLLOW_LOAD_PAUSE_MS, loadBoth);
 
-  async function copyContext(format: "json" | "markdown") {
-    const current = context.getState().view;
-    if (!current) return;
-    const mode = context.getState().mode;
-    const text = format === "json" ? contextAsJson(current, mode) : contextAsMarkdown(current, mode);
-    try {
-      await kit.writeClipboard(text);
-      notify("info", format === "json" ? "Context copied as JSON." : "Context copied as Markdown.");
-    } catch (error) {
-      notify("error", screenErrors.contextNotCopied(messageOf(error)));
-    }
-  }
-
   function subscribe() {
+    pages.subscribe();
     kit.own(
       // What was shown whole belongs to the session it was shown in.
       session.subscribe((state, previous) => {
@@ -87,7 +76,7 @@ export function createContextPreview(kit: ControllerKit): ContextPreviewPart {
         else next.delete(key);
         context.setState({ shownWhole: next });
       },
-      copyContext,
+      ...pages.actions,
     },
     subscribe,
   };
@@ -187,10 +176,10 @@ function createLoads(kit: ControllerKit): { loadContext(): Promise<void>; loadDe
       // Shaded along the view as it is now (an append may have come meanwhile): its index is the graph's.
       const now = session.getState().view;
       const shades = now ? contextShades(result, kit.selectors.indexed(now)) : NO_SHADES;
-      context.setState({ status: "ready", view: result, shades });
+      context.setState({ status: "ready", view: result, pages: [pageOfView(result)], shades });
     } catch (error) {
       if (serial !== contextSerial || kit.isDisposed()) return;
-      context.setState({ status: "error", error: messageOf(error), view: null });
+      context.setState({ status: "error", error: messageOf(error), view: null, pages: [] });
     }
   }
 

@@ -8,6 +8,7 @@
  */
 
 import { screenErrors } from "../../../../shared/error-texts.ts";
+import { readWholeContext } from "../../../../shared/ipc/context-reading.ts";
 import {
   type ExportFormat,
   MENU_COMMANDS,
@@ -389,7 +390,8 @@ function editedAt(kit: ControllerKit, targetId: string): string | null {
 async function loadEditedContext(kit: ControllerKit, leafId: string | null, targetId: string) {
   let context: EditedContext;
   try {
-    context = { status: "ready", view: await kit.client.request("session.context", { leafId }) };
+    // Whole: the dialog shows the context before and after the edit, every message of it.
+    context = { status: "ready", view: await readWholeContext(kit.client, leafId, false) };
   } catch (error) {
     context = { status: "error", message: messageOf(error) };
   }

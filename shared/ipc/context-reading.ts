@@ -1,0 +1,144 @@
+/**
+ * The client's side of contexts in pages: the pages a window holds of one
+ * context (its view's own window first, then what `session.contextPage`
+ * answered), where they leave gaps, and the whole context put together from
+ * them, fetching the gaps. Pure but for the fetches it is handed.
+ */
+
+import { sessionErrors } from "../error-texts.ts";
+import type { ArborClient } from "./contract.ts";
+import type { ContextPage, ContextPageRequest, ContextView } from "./context-view.ts";
+import { CONTEXT_PAGE_MAX_MESSAGES } from "./context-view.ts";
+import type { TextCut } from "./text-pages.ts";
+
+export type FetchContextPage = (request: ContextPageRequest) => Promise<ContextPage>;
+
+/** The view's own window as a page. */
+export function pageOfView(view: ContextView): ContextPage {
+  const page: ContextPage = { from: view.messagesFrom, messages: view.messages, llm: view.llm };
+  if (view.cuts) page.cuts = view.cuts;
+  return page;
+}
+
+/** Pages sorted by `from`, none overlapping another: `page` added (a page overlapping one held is ignored). */
+export function withPage(pages: readonly ContextPage[], page: ContextPage): readonly ContextPage[] {
+  if (page.messages.length === 0) return pages;
+  const end = page.from + page.messages.length;
+  let at = 0;
+  while (at < pages.length && pages[at]!.from < page.from) at++;
+  const before = pages[at - 1];
+  const after = pages[at];
+  if (before && before.from + before.messages.length > page.from) return pages;
+  if (after && after.from < end) return pages;
+  return [...pages.slice(0, at), page, ...pages.slice(at)];
+}
+
+/** The page holding message `index`, if one is held. */
+export function pageAt(pages: readonly ContextPage[], index: number): ContextPage | undefined {
+  let low = 0;
+  let high = pages.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const page = pages[middle]!;
+    if (page.from + page.messages.length <= index) low = middle + 1;
+    else high = middle;
+  }
+  const page = pages[low];
+  return page && page.from <= index ? page : undefined;
+}
+
+/** The gap (`[from, to)` of messages no page holds) that holds `index`; undefined when a page holds it. */
+export function gapAt(
+  pages: readonly ContextPage[],
+  messageCount: number,
+  index: number,
+): { from: number; to: number } | undefined {
+  if (index < 0 || index >= messageCount || pageAt(pages, index)) return undefined;
+  let from = 0;
+  let to = messageCount;
+  for (const page of pages) {
+    const end = page.from + page.messages.length;
+    if (end <= index) from = Math.max(from, end);
+    else if (page.from > index) {
+      to = page.from;
+      break;
+    }
+  }
+  return { from, to };
+}
+
+/** Every gap, in order. */
+export function gaps(pages: readonly ContextPage[], messageCount: number): { from: number; to: number }[] {
+  const found: { from: number; to: number }[] = [];
+  let at = 0;
+  for (const page of pages) {
+    if (page.from > at) found.push({ from: at, to: page.from });
+    at = Math.max(at, page.from + page.messages.length);
+  }
+  if (at < messageCount) found.push({ from: at, to: messageCount });
+  return found;
+}
+
+/** How many messages the pages hold. */
+export function heldCount(pages: readonly ContextPage[]): number {
+  let count = 0;
+  for (const page of pages) count += page.messages.length;
+  return count;
+}
+
+/**
+ * The whole context (`messagesFrom` 0, every message, the model's form of
+ * them all with `llm`, every cut) from `view` and the pages held of it,
+ * fetching the gaps first. `progress` hears how many messages are held as
+ * pages arrive.
+ */
+export async function wholeContext(
+  view: ContextView,
+  held: readonly ContextPage[],
+  fetchPage: FetchContextPage,
+  progress?: (held: number, of: number) => void,
+): Promise<ContextView> {
+  let pages = withPage(held, pageOfView(view));
+  const llm = view.llm !== null;
+  for (const gap of gaps(pages, view.messageCount)) {
+    for (let from = gap.from; from < gap.to; ) {
+      const count = Math.min(gap.to - from, CONTEXT_PAGE_MAX_MESSAGES);
+      const page = await fetchPage({ leafId: view.leafId, llm, from, count });
+      if (page.from !== from || page.messages.length === 0 || page.messages.length > count) {
+        throw new Error(sessionErrors.pageNotAsked(from));
+      }
+      pages = withPage(pages, page);
+      from += page.messages.length;
+      progress?.(heldCount(pages), view.messageCount);
+    }
+  }
+  return joinPages(view, pages);
+}
+
+/** The whole context from pages that hold every message of it. */
+export function joinPages(view: ContextView, pages: readonly ContextPage[]): ContextView {
+  const messages: ContextView["messages"] = [];
+  const llm: NonNullable<ContextView["llm"]> = [];
+  const cuts: TextCut[] = [];
+  for (const page of pages) {
+    if (page.from !== messages.length) throw new Error(sessionErrors.contextGap(messages.length));
+    for (const message of page.messages) messages.push(message);
+    for (const message of page.llm ?? []) llm.push(message);
+    for (const cut of page.cuts ?? []) cuts.push(cut);
+  }
+  if (messages.length !== view.messageCount) throw new Error(sessionErrors.contextGap(messages.length));
+  const { cuts: _viewCuts, ...rest } = view;
+  const whole: ContextView = { ...rest, messagesFrom: 0, messages, llm: view.llm === null ? null : llm };
+  if (cuts.length > 0) whole.cuts = cuts;
+  return whole;
+}
+
+/** The whole context from `leafId`: `session.context`, then every page it did not carry. */
+export async function readWholeContext(
+  client: Pick<ArborClient, "request">,
+  leafId: string | null,
+  llm: boolean,
+): Promise<ContextView> {
+  const view = await client.request("session.context", { leafId, llm });
+  return wholeContext(view, [], (request) => client.request("session.contextPage", request));
+}
