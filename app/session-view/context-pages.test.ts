@@ -12,6 +12,7 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   CONTEXT_ANSWER_BUDGET_BYTES,
+  CONTEXT_FIRST_WINDOW_MESSAGES,
   CONTEXT_PAGE_MAX_MESSAGES,
   type ContextView,
 } from "../../shared/ipc/contract.ts";
@@ -159,7 +160,8 @@ describe("contexts in pages", () => {
       const { whole: expected, pi } = oracle(fixture.samplePath, leafId, llm);
       // The last page: it ends with the leaf's own message, and the figures are the whole context's.
       expect(first.messageCount).toBe(expected.messageCount);
-      expect(first.messages.length).toBe(CONTEXT_PAGE_MAX_MESSAGES);
+      // The first answer is the first window (a few hundred KB); the pages after it are larger.
+      expect(first.messages.length).toBe(CONTEXT_FIRST_WINDOW_MESSAGES);
       expect(first.messagesFrom + first.messages.length).toBe(first.messageCount);
       expect(first.messages).toEqual(expected.messages.slice(first.messagesFrom));
       expect(first.tokenEstimate).toBe(expected.tokenEstimate);
@@ -174,7 +176,9 @@ describe("contexts in pages", () => {
       expect(whole).toEqual(expected);
       expect(whole.messages.map((item) => item.message)).toEqual(pi.messages);
       expect(whole.llm).toEqual(llm ? convertToLlm(pi.messages) : null);
-      expect(sizes.length).toBe(Math.ceil(first.messageCount / CONTEXT_PAGE_MAX_MESSAGES));
+      expect(sizes.length).toBe(
+        1 + Math.ceil((first.messageCount - CONTEXT_FIRST_WINDOW_MESSAGES) / CONTEXT_PAGE_MAX_MESSAGES),
+      );
       for (const size of sizes) expect(size).toBeLessThan(CONTEXT_ANSWER_BUDGET_BYTES);
     }
   });
@@ -197,8 +201,8 @@ describe("contexts in pages", () => {
 
   it("cuts long strings with the whole context's paths, which session.text reads in any page", async () => {
     const long = TEXT_BLOCK_MAX_CHARS + 5_000;
-    // One long text before the compaction's kept range (summarised away), one early on, one late.
-    const { leafId, messageIds } = writeChain(fixture.samplePath, 3_000, { longAt: [100, 700, 2_600], long });
+    // One long text before the compaction's kept range (summarised away), one early on, one late (in the first window).
+    const { leafId, messageIds } = writeChain(fixture.samplePath, 3_000, { longAt: [100, 700, 2_900], long });
     const host = await openSample();
     for (const llm of [false, true]) {
       const first = await request(host.handlers, "session.context", { leafId, llm });
@@ -208,7 +212,7 @@ describe("contexts in pages", () => {
       const cuts = [...(first.cuts ?? []), ...(early.cuts ?? [])];
       const roots = llm ? ["messages", "llm"] : ["messages"];
       // Each long text in the context, cut in its page, once per form.
-      const at = [700, 2_600].map((i) => whole.messages.findIndex((item) => item.entryId === messageIds[i]));
+      const at = [700, 2_900].map((i) => whole.messages.findIndex((item) => item.entryId === messageIds[i]));
       expect(at[0]).toBeLessThan(500);
       expect(cuts.map((cut) => cut.path.slice(0, 2))).toEqual(
         expect.arrayContaining(roots.flatMap((root) => at.map((index) => [root, llmAt(whole, root, index)]))),

@@ -8,7 +8,11 @@
  * with the model's form, which repeats the content. Pure.
  */
 
-import { CONTEXT_ANSWER_BUDGET_BYTES, CONTEXT_PAGE_MAX_MESSAGES } from "./context-view.ts";
+import {
+  CONTEXT_ANSWER_BUDGET_BYTES,
+  CONTEXT_FIRST_WINDOW_MESSAGES,
+  CONTEXT_PAGE_MAX_MESSAGES,
+} from "./context-view.ts";
 import type { ContextPage, ContextView } from "./context-view.ts";
 import { TEXT_BLOCK_MAX_CHARS } from "./text-pages.ts";
 
@@ -69,9 +73,9 @@ export function pageLength(paged: PagedContext, from: number, count: number): nu
   return at - from;
 }
 
-/** Where the last page starts: 0 when the whole context fits one answer. */
-export function lastPageFrom(paged: PagedContext): number {
-  const { sizes, budget } = paged;
+/** Where the last page within `budget` starts: 0 when the whole context fits. */
+export function lastPageFrom(paged: PagedContext, budget: PageBudget = paged.budget): number {
+  const { sizes } = paged;
   const stop = Math.max(0, sizes.length - budget.messages);
   let bytes = 0;
   let at = sizes.length;
@@ -139,7 +143,15 @@ export function contextWindow(paged: PagedContext, from: number): ContextView {
   return { ...paged.whole, messagesFrom: from, messages: page.messages, llm: page.llm };
 }
 
-/** The window `session.context` answers: the last page, or the whole context when it fits. */
+/**
+ * The window `session.context` answers: the context's end, at most
+ * `CONTEXT_FIRST_WINDOW_MESSAGES` (or the pages' count when smaller) within
+ * the pages' bytes, or the whole context when it fits.
+ */
 export function lastWindow(paged: PagedContext): ContextView {
-  return contextWindow(paged, lastPageFrom(paged));
+  const first: PageBudget = {
+    bytes: paged.budget.bytes,
+    messages: Math.min(paged.budget.messages, CONTEXT_FIRST_WINDOW_MESSAGES),
+  };
+  return contextWindow(paged, lastPageFrom(paged, first));
 }

@@ -21,6 +21,15 @@ export const CONTEXT_PAGE_MAX_MESSAGES = 2_000;
  */
 export const CONTEXT_ANSWER_BUDGET_BYTES = 2 * 1024 * 1024;
 
+/**
+ * The most messages the first answer of a context (`session.context`) carries:
+ * the end the preview opens on, many screens of it. Following a live session
+ * asks for the leaf's context several times a second, and the page parses,
+ * shades and lists each answer; the rest comes a page at a time as the list
+ * scrolls up to it.
+ */
+export const CONTEXT_FIRST_WINDOW_MESSAGES = 200;
+
 export interface ContextMessageView {
   entryId: string;
   message: AgentMessage;
@@ -31,8 +40,9 @@ export interface ContextMessageView {
  * The context Pi would send from a leaf: its figures over all its messages,
  * and a window of the messages themselves (`messagesFrom` to
  * `messagesFrom + messages.length`). The window is all of them when they fit
- * one answer; else `session.context` sends the last page (the preview opens at
- * its end) and `session.contextPage` the others. A view built whole
+ * the first window (`CONTEXT_FIRST_WINDOW_MESSAGES`, within the answer budget);
+ * else `session.context` sends the context's end (the preview opens at its
+ * end) and `session.contextPage` the rest, in larger pages. A view built whole
  * (`contextView` in views.ts) has them all, from 0.
  */
 export interface ContextView {

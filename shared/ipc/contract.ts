@@ -22,6 +22,7 @@ import type { MenuCommand } from "./menu-commands.ts";
 export { MENU_COMMANDS, type MenuCommand } from "./menu-commands.ts";
 export {
   CONTEXT_ANSWER_BUDGET_BYTES,
+  CONTEXT_FIRST_WINDOW_MESSAGES,
   CONTEXT_PAGE_MAX_MESSAGES,
   type ContextMessageView,
   type ContextPage,

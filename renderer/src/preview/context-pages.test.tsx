@@ -11,7 +11,7 @@ import "../testing/setup.ts";
 import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { screenErrors } from "../../../shared/error-texts.ts";
-import { ArborError, type ContextPage } from "../../../shared/ipc/contract.ts";
+import { ArborError, CONTEXT_FIRST_WINDOW_MESSAGES, type ContextPage } from "../../../shared/ipc/contract.ts";
 import { contextPageOf, lastWindow, pagedContext } from "../../../shared/ipc/context-pages.ts";
 import { pageOfView } from "../../../shared/ipc/context-reading.ts";
 import { convertToLlm, readSession } from "../../../shared/session/index.ts";
@@ -218,20 +218,25 @@ describe("the preview's rows", () => {
       }),
     );
     const held = [pageOfView(view)];
-    expect(view.messagesFrom).toBe(3000);
+    // The first window: the last CONTEXT_FIRST_WINDOW_MESSAGES of 4,000.
+    const edge = 4000 - CONTEXT_FIRST_WINDOW_MESSAGES;
+    expect(view.messagesFrom).toBe(edge);
     // The rows shown at the top, at the edge of the last page, in the middle.
     expect(nextPage(view, held, { first: 0, last: 8 })).toMatchObject({ from: 0, count: PAGE_AROUND_ROWS });
-    expect(nextPage(view, held, { first: 2995, last: 3005 })).toMatchObject({
-      from: 3000 - PAGE_AROUND_ROWS,
+    expect(nextPage(view, held, { first: edge - 5, last: edge + 5 })).toMatchObject({
+      from: edge - PAGE_AROUND_ROWS,
       count: PAGE_AROUND_ROWS,
     });
     expect(nextPage(view, held, { first: 1500, last: 1510 })).toMatchObject({
       from: 1505 - PAGE_AROUND_ROWS / 2,
       count: PAGE_AROUND_ROWS,
     });
-    expect(nextPage(view, held, { first: 3100, last: 3200 })).toBeNull();
+    expect(nextPage(view, held, { first: edge + 100, last: edge + 190 })).toBeNull();
     // A small gap is asked for whole, and no more.
-    const near = [{ from: 2990, messages: view.messages.slice(0, 5), llm: null }, ...held];
-    expect(nextPage(view, near, { first: 2996, last: 2998 })).toMatchObject({ from: 2995, count: 5 });
+    const near = [{ from: edge - 10, messages: view.messages.slice(0, 5), llm: null }, ...held];
+    expect(nextPage(view, near, { first: edge - 4, last: edge - 2 })).toMatchObject({
+      from: edge - 5,
+      count: 5,
+    });
   });
 });
