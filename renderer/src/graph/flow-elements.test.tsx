@@ -55,8 +55,8 @@ describe("flow elements of a followed session", () => {
   });
 });
 
-describe("the edges near the view", () => {
-  it("are every edge whose path can cross the area, and only those; the area covers the view", () => {
+describe("the nodes and edges near the view", () => {
+  it("are every edge whose path can cross the area and the nodes it needs, only those; the area covers the view", () => {
     const view = new LiveSession(new Rng(9), generateSession({ seed: 9, entryCount: 200 }).text, true).view();
     const selectors = createGraphSelectors();
     const state = { ...initialSessionState, view, selectedId: view.leafId } as SessionState;
@@ -80,6 +80,24 @@ describe("the edges near the view", () => {
       );
     };
     expect(near).toEqual(all.filter(meets));
+
+    // The nodes given with them: those whose box meets the area, and every edge's two ends.
+    const nodesNear = flowNodes(model, "LR", area, near);
+    const allNodes = flowNodes(model, "LR");
+    expect(nodesNear.length).toBeLessThan(allNodes.length);
+    const given = new Set(nodesNear.map((node) => node.id));
+    for (const edge of near) expect(given.has(edge.source) && given.has(edge.target)).toBe(true);
+    const inArea = (id: string) => {
+      const at = positions.get(id)!;
+      return (
+        at.x + NODE_WIDTH >= area.x &&
+        at.x <= area.x + area.width &&
+        at.y + NODE_HEIGHT >= area.y &&
+        at.y <= area.y + area.height
+      );
+    };
+    const ends = new Set(near.flatMap((edge) => [edge.source, edge.target]));
+    expect(nodesNear).toEqual(allNodes.filter((node) => inArea(node.id) || ends.has(node.id)));
 
     // Any view: the area of its key holds it with room to spare, whatever the zoom.
     for (const [tx, ty, zoom] of [

@@ -87,13 +87,27 @@ function sameNode(
   );
 }
 
-export function flowNodes(model: GraphModel, direction: LayoutDirection): FlowNode[] {
+/**
+ * React Flow's nodes: every graph node, or with `area` those whose box meets
+ * it and the ends of `edges` (React Flow draws an edge only between nodes it
+ * has). React Flow adopts every node it is given at each change (an append, a
+ * selection), so on a large graph it gets the ones near the view.
+ */
+export function flowNodes(
+  model: GraphModel,
+  direction: LayoutDirection,
+  area: FlowArea | null = null,
+  edges: readonly Edge[] = [],
+): FlowNode[] {
   const handles = handlesFor(direction);
   const sourcePosition = direction === "LR" ? Position.Right : Position.Bottom;
   const targetPosition = direction === "LR" ? Position.Left : Position.Top;
+  const ends = new Set<string>();
+  for (const edge of edges) ends.add(edge.source).add(edge.target);
   const nodes: FlowNode[] = [];
   for (const graphNode of model.graph.nodes) {
     const position = model.layout.positions.get(graphNode.id)!;
+    if (area !== null && !meets(position, area) && !ends.has(graphNode.id)) continue;
     const made = madeNodes.get(graphNode);
     if (made && made.direction === direction && sameNode(made.node, position, model, graphNode)) {
       nodes.push(made.node);
@@ -193,6 +207,16 @@ export function flowEdges(model: GraphModel, path: PathIds, area: FlowArea | nul
   return edges;
 }
 
+/** Whether a node's box at `position` meets `area`. */
+function meets(position: { x: number; y: number }, area: FlowArea): boolean {
+  return (
+    position.x + NODE_WIDTH >= area.x &&
+    position.x <= area.x + area.width &&
+    position.y + NODE_HEIGHT >= area.y &&
+    position.y <= area.y + area.height
+  );
+}
+
 /** A rectangle in the graph's own coordinates (the layout's). */
 export interface FlowArea {
   x: number;
@@ -202,7 +226,7 @@ export interface FlowArea {
 }
 
 /**
- * The part of the graph whose edges React Flow is given: the view and beyond it, in tiles of about a
+ * The part of the graph whose nodes and edges React Flow is given: the view and beyond it, in tiles of about a
  * screen, as a key that changes only when the view crosses a tile or half an octave of zoom. React Flow
  * rebuilds its edge lookups over every edge it gets at each change (an append, a selection): given the
  * edges near the view only, that costs what the view holds, not what the session holds. "" while the view

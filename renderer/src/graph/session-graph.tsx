@@ -306,7 +306,6 @@ function Graph() {
   const path = usePathSet();
   const overview = useOverview();
   const pointer = useOverviewPointer();
-  const nodes = useMemo(() => (model ? flowNodes(model, direction) : []), [model, direction]);
   // A long chain expanded can be wider than the usual zoom limit shows: Fit must still show all of it.
   const dots = useStore(showsDots);
   const viewWidth = useStore((s) => s.width);
@@ -316,6 +315,10 @@ function Graph() {
   const edges = useMemo(
     () => (model ? flowEdges(model, path, edgeAreaOf(areaKey)) : []),
     [model, path, areaKey],
+  );
+  const nodes = useMemo(
+    () => (model ? flowNodes(model, direction, edgeAreaOf(areaKey), edges) : []),
+    [model, direction, areaKey, edges],
   );
   const onNodeClick: NodeMouseHandler<FlowNode> = (event, node) => {
     if (node.type === "chain") controller.expandChain(node.id);
