@@ -2,8 +2,8 @@
  * The graph's minimap, in React Flow's bottom-right panel: two stacked canvases instead of React
  * Flow's <MiniMap>, which mounts one SVG rect per node (thousands on a large session, each a React
  * commit and a layout). The lower canvas holds the nodes, drawn when the layout, the selected path or
- * the theme changes, at most once a GROWN_SCENE_PAUSE_MS; the upper one the viewport, redrawn at most
- * once a frame as it pans and zooms.
+ * the theme changes, at most once a GROWN_SCENE_PAUSE_MS and in a task of its own; the upper one the
+ * viewport, redrawn at most once a frame as it pans and zooms.
  * A press or drag moves the viewport's centre to the point under the pointer; the wheel zooms.
  */
 
@@ -26,7 +26,7 @@ import {
   minimapToGraph,
 } from "./minimap-draw.ts";
 import type { OverviewHighlights } from "./overview-draw.ts";
-import { type OverviewScene, overviewScene } from "./overview-scene.ts";
+import { type OverviewScene, overviewScene, sceneMade } from "./overview-scene.ts";
 
 type Flow = Pick<ReturnType<typeof useReactFlow>, "setCenter" | "getViewport">;
 
@@ -119,7 +119,11 @@ export function createGrowingScenes(
         model.graph instanceof GrownGraph &&
         last.sessionId === model.view.sessionId &&
         last.scene.direction === direction;
-      if (grows && last!.layout !== model.layout && time - last!.at < GROWN_SCENE_PAUSE_MS) {
+      // Past the pause, a scene not made yet is made in a task of its own too (when `current` can name it).
+      const waits =
+        time - (last?.at ?? 0) < GROWN_SCENE_PAUSE_MS ||
+        (current !== undefined && !sceneMade(model, direction));
+      if (grows && last!.layout !== model.layout && waits) {
         timer ??= setTimeout(
           () => {
             timer = null;
@@ -127,7 +131,7 @@ export function createGrowingScenes(
             if (newest) overviewScene(newest.model, newest.direction);
             schedule();
           },
-          GROWN_SCENE_PAUSE_MS - (time - last!.at),
+          Math.max(0, GROWN_SCENE_PAUSE_MS - (time - last!.at)),
         );
         return { scene: last!.scene, held: true };
       }
@@ -144,11 +148,11 @@ export function createGrowingScenes(
 }
 
 /**
- * Draws at once when the last draw is at least `pause` ago; otherwise once, at
- * the pause's end, in a task of its own, the newest of what was asked. Following
- * a live session changes the selection and the shading several times a second,
- * and the nodes layer of a large graph takes tens of milliseconds to draw: drawn
- * in every frame, it made each frame one long task.
+ * Draws in a task of its own: at once when the last draw is at least `pause`
+ * ago, else at the pause's end, the newest of what was asked. Following a live
+ * session changes the selection and the shading several times a second, and
+ * the nodes layer of a large graph takes tens of milliseconds to draw: drawn in
+ * every frame, it made each frame one long task.
  */
 export function createPacedDraws(pause: number, now: () => number = () => performance.now()) {
   let last = Number.NEGATIVE_INFINITY;
@@ -156,14 +160,9 @@ export function createPacedDraws(pause: number, now: () => number = () => perfor
   let pending: (() => void) | null = null;
   return {
     ask(draw: () => void): void {
-      const time = now();
-      if (timer === null && time - last >= pause) {
-        last = time;
-        draw();
-        return;
-      }
       pending = draw;
-      timer ??= setTimeout(
+      if (timer !== null) return;
+      timer = setTimeout(
         () => {
           timer = null;
           const run = pending;
@@ -171,7 +170,7 @@ export function createPacedDraws(pause: number, now: () => number = () => perfor
           last = now();
           run?.();
         },
-        Math.max(0, pause - (time - last)),
+        Math.max(0, pause - (now() - last)),
       );
     },
     dispose() {

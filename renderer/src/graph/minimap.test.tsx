@@ -307,30 +307,35 @@ describe("the minimap in the explorer", () => {
     vi.useRealTimers();
   });
 
-  it("draws the nodes layer at once after a quiet pause, else once at the pause's end, the newest asked", () => {
+  it("draws the nodes layer in a task of its own: at once after a quiet pause, else at the pause's end, the newest asked", () => {
     vi.useFakeTimers();
     let time = 1000;
     const paced = createPacedDraws(250, () => time);
     const drawn: string[] = [];
     paced.ask(() => drawn.push("a"));
+    expect(drawn).toEqual([]);
+    vi.advanceTimersByTime(0);
     expect(drawn).toEqual(["a"]);
     time = 1100;
     paced.ask(() => drawn.push("b"));
     time = 1200;
     paced.ask(() => drawn.push("c"));
+    vi.advanceTimersByTime(0);
     expect(drawn).toEqual(["a"]);
     time = 1250;
     vi.advanceTimersByTime(150);
     expect(drawn).toEqual(["a", "c"]);
-    // Within the pause after that draw: later again; after a quiet pause: at once.
+    // Within the pause after that draw: later again; after a quiet pause: at once, in its own task.
     time = 1300;
     paced.ask(() => drawn.push("d"));
+    vi.advanceTimersByTime(0);
     expect(drawn).toEqual(["a", "c"]);
     paced.dispose();
     vi.advanceTimersByTime(1000);
     expect(drawn).toEqual(["a", "c"]);
     time = 2000;
     paced.ask(() => drawn.push("e"));
+    vi.advanceTimersByTime(0);
     expect(drawn).toEqual(["a", "c", "e"]);
     vi.useRealTimers();
   });
@@ -358,6 +363,16 @@ describe("the minimap in the explorer", () => {
     expect(sceneMade(newest, "LR")).toBe(false);
     vi.advanceTimersByTime(GROWN_SCENE_PAUSE_MS);
     expect(madeWhenAsked).toEqual([true]);
+    time = 400;
+    expect(scenes.of(newest, "LR").held).toBe(false);
+    // Long after the pause, a grown graph's scene not made yet is made in a task of its own as well.
+    time = 5000;
+    view = applySessionDelta(view, live.step("turn").delta);
+    newest = modelOf(view);
+    expect(scenes.of(newest, "LR").held).toBe(true);
+    vi.advanceTimersByTime(0);
+    expect(madeWhenAsked).toEqual([true, true]);
+    expect(scenes.of(newest, "LR").held).toBe(false);
     scenes.dispose();
     vi.useRealTimers();
   });
