@@ -10,15 +10,7 @@
  * branch map, and a store refusal shown as its one sentence, nothing written.
  */
 
-import {
-  appendFileSync,
-  copyFileSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  utimesSync,
-} from "node:fs";
+import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
@@ -33,6 +25,16 @@ import {
   sessionRow,
 } from "./support/app.ts";
 import { type DemoLibrary, leafOf, RELEASE, writeDemo } from "./support/demo.ts";
+import {
+  appendedLines,
+  dialog,
+  type Entry,
+  menu,
+  menuItem,
+  openByFile,
+  sessionFiles,
+  toast,
+} from "./support/manage.ts";
 import { type RunningServe, startServe } from "./support/serve.ts";
 
 let serve: RunningServe;
@@ -52,25 +54,6 @@ test.afterAll(async () => {
   rmSync(outside, { recursive: true, force: true });
   expect(code, serve?.output()).toBe(0);
 });
-
-type Entry = Record<string, unknown> & { id?: string; type: string; parentId?: string | null };
-
-/** What a write must leave: the bytes that were there, then whole new lines. */
-async function appendedLines(file: string, before: Buffer, count: number): Promise<[Entry, ...Entry[]]> {
-  await expect
-    .poll(
-      () => readFileSync(file).subarray(before.length).toString("utf8").split("\n").filter(Boolean).length,
-    )
-    .toBe(count);
-  const after = readFileSync(file);
-  expect(after.subarray(0, before.length).equals(before)).toBe(true);
-  const tail = after.subarray(before.length).toString("utf8");
-  expect(tail.endsWith("\n")).toBe(true);
-  return tail
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Entry) as [Entry, ...Entry[]];
-}
 
 /** Each Pi generation's session manager on its own copy of `file` (opening never touches the user's file). */
 function piOpen(file: string) {
@@ -95,22 +78,11 @@ function piContexts(file: string): Record<string, PiContext> {
   return Object.fromEntries(piOpen(file).map(({ name, manager }) => [name, manager.buildSessionContext()]));
 }
 
-const menu = (page: Page) => page.getByRole("menu");
-const menuItem = (page: Page, name: string | RegExp) => menu(page).getByRole("menuitem", { name });
-const dialog = (page: Page) => page.getByRole("dialog");
-const toast = (page: Page) => page.getByTestId("action-toast");
-const sessionFiles = (folder: string) => readdirSync(folder).filter((name) => name.endsWith(".jsonl"));
 const openRow = (page: Page) => library(page).locator('.session-row[aria-current="true"]');
 
 /** Opens the login session by its file (its name may be cleared by now), every entry its own node. */
 async function openLogin(page: Page): Promise<void> {
-  await openApp(page, serve.url);
-  const row = library(page).locator(`.session-row[title$="${basename(demo.login.file)}"]`);
-  await row.click();
-  await expect(row).toHaveAttribute("aria-current", "true");
-  await expect(graphPanel(page)).toBeFocused();
-  await expect(page.locator('[aria-label="Context preview"]')).toHaveAttribute("aria-busy", "false");
-  await expandAllChains(page);
+  await openByFile(page, serve.url, demo.login.file);
 }
 
 const roleOf = (entry: unknown) => (entry as { message?: { role?: string } }).message?.role;

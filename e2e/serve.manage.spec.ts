@@ -9,29 +9,22 @@
  * question asked before writing into a file a Pi is writing.
  */
 
-import {
-  appendFileSync,
-  copyFileSync,
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-} from "node:fs";
+import { appendFileSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import {
-  expandAllChains,
-  graphPanel,
-  idsInPane,
-  library,
-  node,
-  openApp,
-  screenshot,
-  sessionRow,
-} from "./support/app.ts";
+import { graphPanel, idsInPane, library, node, openApp, screenshot, sessionRow } from "./support/app.ts";
 import { type DemoLibrary, LOGIN, leafOf, RELEASE, writeDemo } from "./support/demo.ts";
+import {
+  appendedLines,
+  dialog,
+  type Entry,
+  menu,
+  menuItem,
+  openByFile,
+  sessionFiles,
+  toast,
+} from "./support/manage.ts";
 import { type RunningServe, startServe } from "./support/serve.ts";
 
 let serve: RunningServe;
@@ -52,26 +45,6 @@ test.afterAll(async () => {
   expect(code, serve?.output()).toBe(0);
 });
 
-type Entry = Record<string, unknown> & { id?: string; type: string; parentId?: string | null };
-
-/** What a write must leave: the bytes that were there, then whole new lines. */
-async function appendedLines(file: string, before: Buffer, count: number): Promise<[Entry, ...Entry[]]> {
-  await expect.poll(() => readFileSync(file).length).toBeGreaterThan(before.length);
-  await expect
-    .poll(
-      () => readFileSync(file).subarray(before.length).toString("utf8").split("\n").filter(Boolean).length,
-    )
-    .toBe(count);
-  const after = readFileSync(file);
-  expect(after.subarray(0, before.length).equals(before)).toBe(true);
-  const tail = after.subarray(before.length).toString("utf8");
-  expect(tail.endsWith("\n")).toBe(true);
-  return tail
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Entry) as [Entry, ...Entry[]];
-}
-
 /** A screenshot in the system's light colours and one in its dark ones (the theme follows the system). */
 async function shot(page: Page, name: string): Promise<void> {
   await screenshot(page, name);
@@ -79,14 +52,6 @@ async function shot(page: Page, name: string): Promise<void> {
   await screenshot(page, `${name}-dark`);
   await page.emulateMedia({ colorScheme: "light" });
 }
-
-const menu = (page: Page) => page.getByRole("menu");
-const menuItem = (page: Page, name: string | RegExp) => menu(page).getByRole("menuitem", { name });
-const dialog = (page: Page) => page.getByRole("dialog");
-const toast = (page: Page) => page.getByTestId("action-toast");
-
-/** The session files of a folder. */
-const sessionFiles = (folder: string) => readdirSync(folder).filter((name) => name.endsWith(".jsonl"));
 
 /** Waits until the write's toast says it is done, then closes it (the next write brings its own). */
 async function expectToast(page: Page, text: string | RegExp): Promise<Locator> {
@@ -96,15 +61,7 @@ async function expectToast(page: Page, text: string | RegExp): Promise<Locator> 
 
 /** Opens the login session (whose leaf the tests before may have moved). */
 async function openLogin(page: Page): Promise<void> {
-  await openApp(page, serve.url);
-  // By its file: forks and clones of it carry its name too.
-  const row = library(page).locator(`.session-row[title$="${basename(demo.login.file)}"]`);
-  await row.click();
-  await expect(row).toHaveAttribute("aria-current", "true");
-  await expect(graphPanel(page)).toBeFocused();
-  await expect(page.locator('[aria-label="Context preview"]')).toHaveAttribute("aria-busy", "false");
-  // Every entry its own node (long runs are folded into chains).
-  await expandAllChains(page);
+  await openByFile(page, serve.url, demo.login.file);
 }
 
 /** The last message on the file's branch (its leaf is a session_info entry the default filter hides). */
