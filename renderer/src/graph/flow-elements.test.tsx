@@ -82,7 +82,7 @@ describe("the nodes and edges near the view", () => {
     expect(near).toEqual(all.filter(meets));
 
     // The nodes given with them: those whose box meets the area, and every edge's two ends.
-    const nodesNear = flowNodes(model, "LR", area, near);
+    const nodesNear = flowNodes(model, "LR", area);
     const allNodes = flowNodes(model, "LR");
     expect(nodesNear.length).toBeLessThan(allNodes.length);
     const given = new Set(nodesNear.map((node) => node.id));

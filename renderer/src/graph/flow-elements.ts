@@ -89,21 +89,20 @@ function sameNode(
 
 /**
  * React Flow's nodes: every graph node, or with `area` those whose box meets
- * it and the ends of `edges` (React Flow draws an edge only between nodes it
- * has). React Flow adopts every node it is given at each change (an append, a
- * selection), so on a large graph it gets the ones near the view.
+ * it and the two ends of each edge near it (React Flow draws an edge only
+ * between nodes it has). React Flow adopts every node it is given at each
+ * change (an append), so on a large graph it gets the ones near the view.
  */
 export function flowNodes(
   model: GraphModel,
   direction: LayoutDirection,
   area: FlowArea | null = null,
-  edges: readonly Edge[] = [],
 ): FlowNode[] {
   const handles = handlesFor(direction);
   const sourcePosition = direction === "LR" ? Position.Right : Position.Bottom;
   const targetPosition = direction === "LR" ? Position.Left : Position.Top;
   const ends = new Set<string>();
-  for (const edge of edges) ends.add(edge.source).add(edge.target);
+  if (area !== null) for (const { off } of pairsNear(model, area)) ends.add(off.source).add(off.target);
   const nodes: FlowNode[] = [];
   for (const graphNode of model.graph.nodes) {
     const position = model.layout.positions.get(graphNode.id)!;
@@ -189,22 +188,26 @@ function edgePairsOf(model: GraphModel): EdgePair[] {
  * re-renders those edges and not the other thousands.
  */
 export function flowEdges(model: GraphModel, path: PathIds, area: FlowArea | null = null): Edge[] {
-  const pairs = edgePairsOf(model);
-  if (area === null) return pairs.map((pair) => (path.has(pair.first) ? pair.on : pair.off));
+  const pairs = area === null ? edgePairsOf(model) : pairsNear(model, area);
+  return pairs.map((pair) => (path.has(pair.first) ? pair.on : pair.off));
+}
+
+/** The edges whose path can cross `area`: the box of their two nodes meets it. */
+function pairsNear(model: GraphModel, area: FlowArea): EdgePair[] {
   const positions = model.layout.positions;
   const [left, top] = [area.x, area.y];
   const [right, bottom] = [area.x + area.width, area.y + area.height];
-  const edges: Edge[] = [];
-  for (const pair of pairs) {
+  return edgePairsOf(model).filter((pair) => {
     const from = positions.get(pair.off.source);
     const to = positions.get(pair.off.target);
-    if (!from || !to) continue;
-    // The box of the two nodes holds the edge's whole path.
-    if (Math.max(from.x, to.x) + NODE_WIDTH < left || Math.min(from.x, to.x) > right) continue;
-    if (Math.max(from.y, to.y) + NODE_HEIGHT < top || Math.min(from.y, to.y) > bottom) continue;
-    edges.push(path.has(pair.first) ? pair.on : pair.off);
-  }
-  return edges;
+    if (!from || !to) return false;
+    return (
+      Math.max(from.x, to.x) + NODE_WIDTH >= left &&
+      Math.min(from.x, to.x) <= right &&
+      Math.max(from.y, to.y) + NODE_HEIGHT >= top &&
+      Math.min(from.y, to.y) <= bottom
+    );
+  });
 }
 
 /** Whether a node's box at `position` meets `area`. */

@@ -119,11 +119,10 @@ export function createGrowingScenes(
         model.graph instanceof GrownGraph &&
         last.sessionId === model.view.sessionId &&
         last.scene.direction === direction;
-      // Past the pause, a scene not made yet is made in a task of its own too (when `current` can name it).
-      const waits =
-        time - (last?.at ?? 0) < GROWN_SCENE_PAUSE_MS ||
-        (current !== undefined && !sceneMade(model, direction));
-      if (grows && last!.layout !== model.layout && waits) {
+      // Within the pause; past it, a scene not made yet is made in a task of its own too (when `current` names it).
+      const waits = () =>
+        time - last!.at < GROWN_SCENE_PAUSE_MS || (current !== undefined && !sceneMade(model, direction));
+      if (grows && last!.layout !== model.layout && waits()) {
         timer ??= setTimeout(
           () => {
             timer = null;

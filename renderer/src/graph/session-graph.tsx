@@ -317,8 +317,8 @@ function Graph() {
     [model, path, areaKey],
   );
   const nodes = useMemo(
-    () => (model ? flowNodes(model, direction, edgeAreaOf(areaKey), edges) : []),
-    [model, direction, areaKey, edges],
+    () => (model ? flowNodes(model, direction, edgeAreaOf(areaKey)) : []),
+    [model, direction, areaKey],
   );
   const onNodeClick: NodeMouseHandler<FlowNode> = (event, node) => {
     if (node.type === "chain") controller.expandChain(node.id);
