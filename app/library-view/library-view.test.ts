@@ -12,7 +12,7 @@ import { createWindowServices, preferencesIn } from "../ipc/host.ts";
 import { IssuedIds } from "../ipc/issued-ids.ts";
 import { items, hostsInTempFolder, waitForEvent } from "../ipc/testing.ts";
 import { createSessionLibrary, type SessionLibrary } from "../library/index.ts";
-import { SKIP_REASON } from "../library/discover.ts";
+import { skipReasons } from "../../shared/error-texts.ts";
 import { SessionRuntime } from "../runtime/session-runtime.ts";
 import { SAMPLE_IDS, writeSampleSession } from "../runtime/testing.ts";
 import { ensureNoLeaks } from "../../shared/lifecycle/testing.ts";
@@ -51,7 +51,7 @@ describe("the demo library", () => {
     expect(listing.skipped).toEqual([
       {
         path: join(dirname(fixture.samplePath), "passwd.jsonl"),
-        reason: SKIP_REASON.linkOutside("/etc/passwd"),
+        reason: skipReasons.linkOutside("/etc/passwd"),
       },
     ]);
   });

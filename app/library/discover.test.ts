@@ -8,7 +8,8 @@ import { chmodSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from "
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { encodedCwd, tempFolder } from "../runtime/testing.ts";
-import { discoverSessionFiles, SKIP_REASON } from "./discover.ts";
+import { discoverSessionFiles } from "./discover.ts";
+import { skipReasons } from "../../shared/error-texts.ts";
 import type { SessionRoot } from "./roots.ts";
 
 const HEADER = `${JSON.stringify({ type: "session", version: 3, id: "x", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/p" })}\n`;
@@ -49,11 +50,11 @@ describe("discovery", () => {
     expect(found.files.map((file) => file.path)).toEqual([join(project, "good.jsonl")]);
     expect(found.skipped).toEqual(
       [
-        { path: join(project, "dangling.jsonl"), reason: SKIP_REASON.linkToNothing },
-        { path: join(project, "folder.jsonl"), reason: SKIP_REASON.folder },
-        { path: join(project, "loop-a.jsonl"), reason: SKIP_REASON.linkLoop },
-        { path: join(project, "loop-b.jsonl"), reason: SKIP_REASON.linkLoop },
-        { path: join(project, "pipe.jsonl"), reason: SKIP_REASON.specialFile("a FIFO") },
+        { path: join(project, "dangling.jsonl"), reason: skipReasons.linkToNothing },
+        { path: join(project, "folder.jsonl"), reason: skipReasons.folder },
+        { path: join(project, "loop-a.jsonl"), reason: skipReasons.linkLoop },
+        { path: join(project, "loop-b.jsonl"), reason: skipReasons.linkLoop },
+        { path: join(project, "pipe.jsonl"), reason: skipReasons.specialFile("a FIFO") },
       ].sort(byPath),
     );
   });
@@ -68,8 +69,8 @@ describe("discovery", () => {
     expect(found.files.map((file) => file.path)).toEqual([join(project, "good.jsonl")]);
     expect(found.skipped).toEqual(
       [
-        { path: join(root, "linked-project"), reason: SKIP_REASON.linkOutside(outside) },
-        { path: join(project, "passwd.jsonl"), reason: SKIP_REASON.linkOutside("/etc/passwd") },
+        { path: join(root, "linked-project"), reason: skipReasons.linkOutside(outside) },
+        { path: join(project, "passwd.jsonl"), reason: skipReasons.linkOutside("/etc/passwd") },
       ].sort(byPath),
     );
   });
@@ -94,7 +95,7 @@ describe("discovery", () => {
       chmodSync(project, 0o000);
       const found = await discoverSessionFiles([asRoot(root)]);
       expect(found.files).toEqual([]);
-      expect(found.skipped).toEqual([{ path: project, reason: SKIP_REASON.folderNoPermission }]);
+      expect(found.skipped).toEqual([{ path: project, reason: skipReasons.folderNoPermission }]);
     },
   );
 });

@@ -48,9 +48,6 @@ export interface Discovery {
 
 const STAT_CONCURRENCY = 64;
 
-/** Why a file or folder was skipped: the texts live in the error catalogue. */
-export const SKIP_REASON = skipReasons;
-
 /** The folders links may lead into: the roots themselves, wherever they really are. */
 async function allowedFolders(roots: readonly SessionRoot[]): Promise<string[]> {
   const real = await Promise.all(roots.map((root) => realpath(root.path).catch(() => null)));
@@ -91,10 +88,10 @@ async function classify(
   if (named && entry.isFile()) return { kind: "file" };
   if (entry.isDirectory()) {
     if (atRoot) return { kind: "folder" };
-    return named ? { kind: "skip", reason: SKIP_REASON.folder } : { kind: "ignore" };
+    return named ? { kind: "skip", reason: skipReasons.folder } : { kind: "ignore" };
   }
   const special = specialKind(entry);
-  return named && special ? { kind: "skip", reason: SKIP_REASON.specialFile(special) } : { kind: "ignore" };
+  return named && special ? { kind: "skip", reason: skipReasons.specialFile(special) } : { kind: "ignore" };
 }
 
 async function classifyLink(
@@ -109,26 +106,26 @@ async function classifyLink(
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (!named && !atRoot) return { kind: "ignore" };
-    if (code === "ELOOP") return { kind: "skip", reason: SKIP_REASON.linkLoop };
-    if (code === "ENOENT") return { kind: "skip", reason: SKIP_REASON.linkToNothing };
-    return { kind: "skip", reason: SKIP_REASON.unreadable(code ?? "error") };
+    if (code === "ELOOP") return { kind: "skip", reason: skipReasons.linkLoop };
+    if (code === "ENOENT") return { kind: "skip", reason: skipReasons.linkToNothing };
+    return { kind: "skip", reason: skipReasons.unreadable(code ?? "error") };
   }
   let stats: Stats;
   try {
     stats = await stat(target);
   } catch (error) {
     return named
-      ? { kind: "skip", reason: SKIP_REASON.unreadable((error as NodeJS.ErrnoException).code ?? "error") }
+      ? { kind: "skip", reason: skipReasons.unreadable((error as NodeJS.ErrnoException).code ?? "error") }
       : { kind: "ignore" };
   }
   const wanted = named ? stats.isFile() || stats.isDirectory() : atRoot && stats.isDirectory();
   if (!wanted) {
     const special = specialKind(stats);
-    return named && special ? { kind: "skip", reason: SKIP_REASON.specialFile(special) } : { kind: "ignore" };
+    return named && special ? { kind: "skip", reason: skipReasons.specialFile(special) } : { kind: "ignore" };
   }
-  if (!isInside(target, allowed)) return { kind: "skip", reason: SKIP_REASON.linkOutside(target) };
+  if (!isInside(target, allowed)) return { kind: "skip", reason: skipReasons.linkOutside(target) };
   if (named && stats.isDirectory())
-    return atRoot ? { kind: "folder" } : { kind: "skip", reason: SKIP_REASON.folder };
+    return atRoot ? { kind: "folder" } : { kind: "skip", reason: skipReasons.folder };
   return named ? { kind: "file" } : { kind: "folder" };
 }
 
@@ -144,9 +141,9 @@ async function listFolder(folder: string, skipped: SkippedFile[]): Promise<Diren
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EACCES" || code === "EPERM")
-      skipped.push({ path: folder, reason: SKIP_REASON.folderNoPermission });
+      skipped.push({ path: folder, reason: skipReasons.folderNoPermission });
     else if (code !== "ENOENT" && code !== "ENOTDIR")
-      skipped.push({ path: folder, reason: SKIP_REASON.unreadable(code ?? "error") });
+      skipped.push({ path: folder, reason: skipReasons.unreadable(code ?? "error") });
     return [];
   }
 }
@@ -211,9 +208,9 @@ export async function discoverSessionFiles(
       const code = (error as NodeJS.ErrnoException).code;
       // Gone between the listing and now: nothing to say.
       if (code === "EACCES" || code === "EPERM")
-        skipped.push({ path: candidate.path, reason: SKIP_REASON.noPermission });
+        skipped.push({ path: candidate.path, reason: skipReasons.noPermission });
       else if (code !== "ENOENT")
-        skipped.push({ path: candidate.path, reason: SKIP_REASON.unreadable(code ?? "error") });
+        skipped.push({ path: candidate.path, reason: skipReasons.unreadable(code ?? "error") });
       return null;
     }
   });
