@@ -230,12 +230,17 @@ function VirtualList({
   onReveal: (id: string) => void;
 }) {
   const scrollRef = useRef<HTMLElement>(null);
+  // One function per `itemAt`: the virtualiser lays out every row again (each key read) when it changes.
+  const getItemKey = useCallback((index: number) => itemAt(index)?.key ?? `loading:${index}`, [itemAt]);
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => 140,
     overscan: 6,
-    getItemKey: (index) => itemAt(index)?.key ?? `loading:${index}`,
+    getItemKey,
+    // Its renders join React's own instead of running inside each scroll event: an append that moves the
+    // list to its new end would otherwise render the list several times within one task.
+    useFlushSync: false,
   });
   const { startOpening, endOpening } = useShownRows(virtualizer, view, count, onRows);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new view opens at its end; its pages arriving do not move it
@@ -335,13 +340,15 @@ export function ContextPreview() {
         <p>{screenErrors.contextNotBuilt(error ?? "")}</p>
       </div>
     );
-  else if (status !== "ready" || !view) body = <div className="loading">Building the context…</div>;
+  // While the next context loads, the last one stays on view (see `loadContext`): only a first one is waited for.
+  else if ((status !== "ready" && status !== "loading") || !view)
+    body = <div className="loading">Building the context…</div>;
   else if (count === 0) body = <div className="empty">No messages: from here Pi would send nothing.</div>;
   else if (items) body = <PlainList items={items} onReveal={onReveal} />;
   else body = <VirtualList view={view} count={count} itemAt={itemAt} onRows={onRows} onReveal={onReveal} />;
   body = <ShownWholeContext.Provider value={shownWhole}>{body}</ShownWholeContext.Provider>;
 
-  const ready = status === "ready" && view !== null;
+  const ready = (status === "ready" || status === "loading") && view !== null;
   return (
     <section
       className="context-preview"

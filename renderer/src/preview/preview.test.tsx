@@ -82,6 +82,25 @@ describe("the context preview", () => {
     explorer.unmount();
   });
 
+  it("keeps the last context drawn, marked busy, while the next one loads", async () => {
+    const explorer = await renderExplorer(generatedSessions([4], 30), { open: "s4" });
+    const index = explorer.client.index("s4");
+    const region = await explorer.waitForContext(index.leafId!);
+    const shown = items(region).length;
+    const target = [...index.nodes.values()].find(
+      (node) => node.entry.type === "message" && explorer.node(node.id) !== null && node.id !== index.leafId,
+    )!;
+    explorer.client.held.add("session.context");
+    fireEvent.click(explorer.node(target.id)!);
+    await waitFor(() => expect(region.getAttribute("aria-busy")).toBe("true"));
+    expect(region.textContent).not.toContain("Building the context");
+    expect(region.dataset.leafId).toBe(index.leafId);
+    expect(items(region)).toHaveLength(shown);
+    explorer.client.release();
+    await explorer.waitForContext(target.id);
+    explorer.unmount();
+  });
+
   it('shows convertToLlm\'s messages with "What the model sees"', async () => {
     const explorer = await renderExplorer(generatedSessions([9]), { open: "s9" });
     const index = explorer.client.index("s9");

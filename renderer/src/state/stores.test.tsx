@@ -227,6 +227,65 @@ describe("the controller", () => {
     controller.dispose();
   });
 
+  it("keeps the context on view while the next loads: shaded only when the new selection continues its leaf", async () => {
+    const copied: string[] = [];
+    const client = createFakeClient([
+      { sessionId: "one", text: sessionText(conversation(3)) },
+      { sessionId: "two", text: sessionText(conversation(4)) },
+    ]);
+    const stores = createStores();
+    const controller = createController(client, stores, {
+      location,
+      writeClipboard: async (text) => void copied.push(text),
+    });
+    await controller.start();
+    await controller.openSession("one");
+    await settle();
+    const held = stores.context.getState().view!;
+    expect(held.leafId).toBe("a2");
+    expect(stores.context.getState().shades.get("u2")).toBeDefined();
+    client.held.add("session.context");
+    // Back up the path: the context on view stays, its shading (of a longer path) goes.
+    controller.select("a1");
+    await settle();
+    expect(stores.context.getState()).toMatchObject({ status: "loading", forId: "a1", view: held });
+    expect(stores.context.getState().shades.get("u2")).toBeUndefined();
+    // A copy asked meanwhile waits for the selection's own context.
+    const copy = controller.copyContext("json");
+    client.release();
+    await settle();
+    await copy;
+    expect(JSON.parse(copied[0]!)).toMatchObject({ leafId: "a1", messages: { length: 4 } });
+    const a1 = stores.context.getState().view!;
+    client.held.add("session.context");
+    // Down again, just below the leaf of the context on view (as when following): view and shading stay.
+    controller.select("u2");
+    await settle();
+    expect(stores.context.getState()).toMatchObject({ status: "loading", forId: "u2", view: a1 });
+    expect(stores.context.getState().shades.get("a1")).toBeDefined();
+    // The other form, or another session, starts afresh: nothing of the last one is shown meanwhile.
+    controller.setContextMode("llm");
+    await settle();
+    expect(stores.context.getState()).toMatchObject({
+      status: "loading",
+      forMode: "llm",
+      view: null,
+      pages: [],
+    });
+    client.release();
+    client.held.clear();
+    await settle();
+    await settle();
+    expect(stores.context.getState()).toMatchObject({ status: "ready", forMode: "llm" });
+    client.held.add("session.context");
+    await controller.openSession("two");
+    await settle();
+    expect(stores.context.getState()).toMatchObject({ view: null, pages: [] });
+    client.release();
+    client.held.clear();
+    controller.dispose();
+  });
+
   it("tells the address each session it shows and the entry selected unless it is the leaf, so a reload opens them again", async () => {
     const client = createFakeClient([
       { sessionId: "one", text: sessionText(conversation(3)) },

@@ -81,6 +81,9 @@ export function createContextPages(kit: ControllerKit): ContextPagesPart {
 async function copyContext(kit: ControllerKit, format: "json" | "markdown"): Promise<void> {
   const { context } = kit.stores;
   const { notify } = kit;
+  // While the selection's context loads, the one on view is the last selection's: the copy waits for it.
+  await settled(context);
+  if (kit.isDisposed() || context.getState().status !== "ready") return;
   const current = context.getState().view;
   if (!current) return;
   const { mode, pages } = context.getState();
@@ -127,4 +130,16 @@ export function nextPage(
   const from = Math.max(gap.from, Math.min(middle - PAGE_AROUND_ROWS / 2, gap.to - PAGE_AROUND_ROWS));
   const count = Math.min(gap.to - from, PAGE_AROUND_ROWS);
   return { leafId: view.leafId, llm: view.llm !== null, from, count };
+}
+
+/** Resolves once the context asked for last is no longer loading (at once when it is not). */
+function settled(context: ControllerKit["stores"]["context"]): Promise<void> {
+  if (context.getState().status !== "loading") return Promise.resolve();
+  return new Promise((resolve) => {
+    const stop = context.subscribe((state) => {
+      if (state.status === "loading") return;
+      stop();
+      resolve();
+    });
+  });
 }

@@ -5,7 +5,8 @@
  * the texts shown whole.
  */
 
-import type { ContextView, SessionView } from "../../../../shared/ipc/contract.ts";
+import type { IndexedNodes } from "../../../../shared/graph/index.ts";
+import type { ContextView, SessionView, TreeNodeView } from "../../../../shared/ipc/contract.ts";
 import { pageOfView } from "../../../../shared/ipc/context-reading.ts";
 import { contextShades, NO_SHADES } from "../context-shades.ts";
 import { initialContextState } from "../stores.ts";
@@ -32,9 +33,10 @@ export function createContextPreview(kit: ControllerKit): ContextPreviewPart {
   function subscribe() {
     pages.subscribe();
     kit.own(
-      // What was shown whole belongs to the session it was shown in.
+      // What was shown whole, and the context on view, belong to the session they were shown in.
       session.subscribe((state, previous) => {
-        if (state.view?.sessionId !== previous.view?.sessionId) context.setState({ shownWhole: new Set() });
+        if (state.view?.sessionId !== previous.view?.sessionId)
+          context.setState({ shownWhole: new Set(), view: null, pages: [], shades: NO_SHADES });
       }),
       // The context and the inspector follow the selection (and the agent/llm toggle).
       session.subscribe((state, previous) => {
@@ -92,6 +94,20 @@ function nodeChanged(before: SessionView, after: SessionView, id: string): boole
   const now = after.nodes.idIndex().positions.get(id);
   if (at === undefined || now === undefined) return false;
   return before.nodes.node(at) !== after.nodes.node(now);
+}
+
+/** How far above a new selection the leaf of the context on view is looked for (`continuesFrom`). */
+const CONTINUATION_STEPS = 64;
+
+/** Whether `leafId` is `selectedId` or one of its closest ancestors (a few steps up at most). */
+function continuesFrom(tree: IndexedNodes<TreeNodeView>, leafId: string | null, selectedId: string): boolean {
+  const leaf = leafId === null ? undefined : tree.indexOf.get(leafId);
+  let at = tree.indexOf.get(selectedId);
+  if (leaf === undefined || at === undefined) return false;
+  for (let step = 0; step <= CONTINUATION_STEPS && at !== -1; step++, at = tree.parent[at]!) {
+    if (at === leaf) return true;
+  }
+  return false;
 }
 
 /** Follow moves closer together than this load the context once, at the end of the pause. */
@@ -165,7 +181,22 @@ function createLoads(kit: ControllerKit): { loadContext(): Promise<void>; loadDe
       context.setState({ ...initialContextState, mode });
       return;
     }
-    context.setState({ status: "loading", error: null, forId: selectedId, forMode: mode, shades: NO_SHADES });
+    const held = context.getState();
+    // The context on view stays up while the next one loads (following a live session asks for one each
+    // pause: dropping it each time would blank the preview and draw it again from nothing), unless it is of
+    // the other form. Its shading stays only when the new selection hangs just below its leaf, as when
+    // following; anywhere else it would shade another path.
+    const keepsView = held.view !== null && held.forMode === mode;
+    const keepsShades =
+      keepsView && continuesFrom(kit.selectors.indexed(view), held.view!.leafId, selectedId);
+    context.setState({
+      status: "loading",
+      error: null,
+      forId: selectedId,
+      forMode: mode,
+      shades: keepsShades ? held.shades : NO_SHADES,
+      ...(keepsView ? {} : { view: null, pages: [] }),
+    });
     await contextTurn.idle();
     if (serial !== contextSerial || kit.isDisposed()) return;
     try {
