@@ -69,6 +69,7 @@ async function main() {
   const controller = createController(connected.client, stores, {
     showInAddress: inBrowser ? showInAddress : undefined,
     afterNextFrame,
+    whenIdle,
     transport: connected.transport,
   });
   connected.onClose((reason) => controller.notify("error", screenErrors.connectionLost(reason)));

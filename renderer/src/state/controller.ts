@@ -39,7 +39,7 @@ export function createController(
 ): Controller {
   const lifetime = createLifetime();
   const notices = createNotices(stores.live, lifetime);
-  const selectors = createGraphSelectors();
+  const selectors = createGraphSelectors(options.whenIdle);
   const kit = createKit(client, stores, options, { lifetime, selectors, notify: notices.actions.notify });
 
   const navigation = createNavigator(kit);

@@ -14,7 +14,7 @@ import { pathToRoot, readSession } from "../../../shared/session/index.ts";
 import { generateSession } from "../../../shared/session/testing/generate-session.ts";
 import { DEFAULT_LAYOUT, layoutGraph } from "../../../shared/graph/index.ts";
 import { applySessionDelta } from "../../../shared/ipc/session-delta.ts";
-import { GrownGraph } from "../../../shared/graph/folded-graph.ts";
+import { GrownGraph, WalkedGraph } from "../../../shared/graph/folded-graph.ts";
 import { VisibleTreeState } from "../../../shared/graph/visible-tree.ts";
 import { LiveSession } from "../../../shared/ipc/testing/live-session.ts";
 import { Rng } from "../../../shared/session/testing/generate-session.ts";
@@ -115,6 +115,26 @@ describe("a view followed through appends", () => {
       leafHost: model.leafHost,
     };
   }
+
+  it("keys a graph folded afresh by entry while the page is idle, not at its first growth; a growth asks nothing", () => {
+    const live = new LiveSession(new Rng(5), generateSession({ seed: 5, entryCount: 120 }).text, false);
+    const idle: (() => void)[] = [];
+    const selectors = createGraphSelectors((task) => idle.push(task));
+    let view = live.view();
+    const graph = selectors.model({ ...initialSessionState, view } as SessionState)!.graph;
+    expect(graph).toBeInstanceOf(WalkedGraph);
+    expect(idle).toHaveLength(1);
+    // The keys a growth reads: made by the idle task, then kept (private: nothing else shows when they were made).
+    const keyed = () => (graph as unknown as { keyed: unknown }).keyed;
+    expect(keyed()).toBeNull();
+    idle[0]!();
+    expect(keyed()).not.toBeNull();
+    expect(keyed()).toBe((graph as WalkedGraph).keys());
+    view = applySessionDelta(view, live.step().delta);
+    const grown = selectors.model({ ...initialSessionState, view } as SessionState)!.graph;
+    expect(grown).toBeInstanceOf(GrownGraph);
+    expect(idle).toHaveLength(1);
+  });
 
   it("grows the model to what the grown view's model is afresh, its layout keeping the rows before", () => {
     let grownTrees = 0;

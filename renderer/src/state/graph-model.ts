@@ -9,7 +9,7 @@
 import type { SessionView, TreeNodeView } from "../../../shared/ipc/contract.ts";
 import { growFoldedGraph } from "../../../shared/graph/chains-grown.ts";
 import { growVisibleTree } from "../../../shared/graph/filter-grown.ts";
-import { GrownGraph } from "../../../shared/graph/folded-graph.ts";
+import { GrownGraph, WalkedGraph } from "../../../shared/graph/folded-graph.ts";
 import { growLayout } from "../../../shared/graph/layout-grown.ts";
 import { VisibleTreeState } from "../../../shared/graph/visible-tree.ts";
 import { growthSince } from "../../../shared/ipc/session-nodes-grown.ts";
@@ -206,7 +206,7 @@ function createVisible(indexed: Indexed) {
  * grows its fold (chains-grown.ts) when the search is the same, whose
  * matches then changed only with the entries the growth checked.
  */
-function createFolded() {
+function createFolded(whenIdle: ((task: () => void) => void) | undefined) {
   let last: {
     tree: VisibleTree;
     search: readonly [string, FullTextMatches | null];
@@ -235,9 +235,11 @@ function createFolded() {
       expanded,
     };
     const grows = same && tree instanceof VisibleTreeState && tree.change?.from === last!.tree;
-    const graph =
-      (grows ? growFoldedGraph(last!.graph, tree as VisibleTreeState, options) : null) ??
-      foldChains(tree, options);
+    const grown = grows ? growFoldedGraph(last!.graph, tree as VisibleTreeState, options) : null;
+    const graph = grown ?? foldChains(tree, options);
+    // A walked graph is keyed by entry on its first growth, a pass over every visible entry: done while the
+    // page is idle after a fold instead, so the first append of a live session does not wait for it.
+    if (grown === null && whenIdle && graph instanceof WalkedGraph) whenIdle(() => graph.keys());
     last = { tree, search, folded: foldedSet, expanded, graph };
     return graph;
   };
@@ -362,12 +364,13 @@ function createSearchOf() {
   };
 }
 
-export function createGraphSelectors(): GraphSelectors {
+/** `whenIdle`: runs a task when the page is idle (warm-ups for the next append); absent in tests. */
+export function createGraphSelectors(whenIdle?: (task: () => void) => void): GraphSelectors {
   // Parents and children as index arrays: the passes over every node look up no ids.
   const indexed = memoLast(indexView);
   const matches = createMatches(indexed);
   const visible = createVisible(indexed);
-  const folded = createFolded();
+  const folded = createFolded(whenIdle);
   const searchOf = createSearchOf();
   const layout = createLayout();
   const model = createModel(indexed);

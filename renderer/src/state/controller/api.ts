@@ -29,6 +29,8 @@ export interface ControllerOptions {
    * once a frame. Absent (tests), each append applies as it arrives.
    */
   afterNextFrame?: ((run: () => void) => void) | undefined;
+  /** Runs `run` when the page is idle: work that can be done ahead (absent in tests: it is then not done ahead). */
+  whenIdle?: ((run: () => void) => void) | undefined;
   /** How the window reaches the main process: the desktop app imports through its own file dialog. */
   transport?: "electron" | "serve";
   /** Saves an export (default: a download, downloadFile in manage/download.ts). */
