@@ -242,11 +242,16 @@ function ViewportControl() {
     const graphId = model.graph.nodeOfEntry.get(centre.entryId) ?? centre.entryId;
     const position = model.layout.positions.get(graphId);
     if (!position) return;
-    void flow.setCenter(position.x + NODE_WIDTH / 2, position.y + NODE_HEIGHT / 2, {
-      zoom: centre.keepZoom ? flow.getZoom() : Math.max(flow.getZoom(), 0.75),
-      duration: centre.animate ? 200 : 0,
-    });
-  }, [centre, controller, flow]);
+    const x = position.x + NODE_WIDTH / 2;
+    const y = position.y + NODE_HEIGHT / 2;
+    const zoom = centre.keepZoom ? flow.getZoom() : Math.max(flow.getZoom(), 0.75);
+    // Following a leaf that stays where it was drawn (a chain took the last one in) moves nothing: a viewport
+    // set to itself still has React Flow run every node's selectors and draw again.
+    const { width, height } = flowStore.getState();
+    const now = flow.getViewport();
+    if (now.zoom === zoom && near(now.x, width / 2 - x * zoom) && near(now.y, height / 2 - y * zoom)) return;
+    void flow.setCenter(x, y, { zoom, duration: centre.animate ? 200 : 0 });
+  }, [centre, controller, flow, flowStore]);
   useEffect(() => {
     if (!fit) return;
     const layout = controller.model()?.layout;
@@ -288,6 +293,9 @@ function ViewportControl() {
   }, [fit, controller, flow, flowStore]);
   return null;
 }
+
+/** Within half a pixel: a viewport that close is where it is asked to be. */
+const near = (a: number, b: number) => Math.abs(a - b) < 0.5;
 
 /** What React Flow gets while the overview draws the graph: constant, so it re-adopts nothing while panning. */
 const NO_NODES: FlowNode[] = [];
