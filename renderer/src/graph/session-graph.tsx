@@ -213,7 +213,6 @@ function ViewportControl() {
   const flow = useReactFlow();
   const flowStore = useStoreApi();
   const model = useGraphModel();
-  const centre = useSession((s) => s.centreRequest);
   const fit = useSession((s) => s.fitRequest);
   const last = useRef<{ model: GraphModel; cursorId: string | null; centre: unknown } | null>(null);
   useLayoutEffect(() => {
@@ -235,23 +234,7 @@ function ViewportControl() {
     const { x, y, zoom } = flow.getViewport();
     void flow.setViewport({ x: x - (after.x - before.x) * zoom, y: y - (after.y - before.y) * zoom, zoom });
   }, [model, controller, flow]);
-  useEffect(() => {
-    if (!centre) return;
-    const model = controller.model();
-    if (!model) return;
-    const graphId = model.graph.nodeOfEntry.get(centre.entryId) ?? centre.entryId;
-    const position = model.layout.positions.get(graphId);
-    if (!position) return;
-    const x = position.x + NODE_WIDTH / 2;
-    const y = position.y + NODE_HEIGHT / 2;
-    const zoom = centre.keepZoom ? flow.getZoom() : Math.max(flow.getZoom(), 0.75);
-    // Following a leaf that stays where it was drawn (a chain took the last one in) moves nothing: a viewport
-    // set to itself still has React Flow run every node's selectors and draw again.
-    const { width, height } = flowStore.getState();
-    const now = flow.getViewport();
-    if (now.zoom === zoom && near(now.x, width / 2 - x * zoom) && near(now.y, height / 2 - y * zoom)) return;
-    void flow.setCenter(x, y, { zoom, duration: centre.animate ? 200 : 0 });
-  }, [centre, controller, flow, flowStore]);
+  useCentreRequests();
   useEffect(() => {
     if (!fit) return;
     const layout = controller.model()?.layout;
@@ -292,6 +275,31 @@ function ViewportControl() {
     };
   }, [fit, controller, flow, flowStore]);
   return null;
+}
+
+/** Moves the view to each entry the store asks to centre (follow mode, a reveal, the cursor moving). */
+function useCentreRequests() {
+  const controller = useController();
+  const flow = useReactFlow();
+  const flowStore = useStoreApi();
+  const centre = useSession((s) => s.centreRequest);
+  useEffect(() => {
+    if (!centre) return;
+    const model = controller.model();
+    if (!model) return;
+    const graphId = model.graph.nodeOfEntry.get(centre.entryId) ?? centre.entryId;
+    const position = model.layout.positions.get(graphId);
+    if (!position) return;
+    const x = position.x + NODE_WIDTH / 2;
+    const y = position.y + NODE_HEIGHT / 2;
+    const zoom = centre.keepZoom ? flow.getZoom() : Math.max(flow.getZoom(), 0.75);
+    // Following a leaf that stays where it was drawn (a chain took the last one in) moves nothing: a viewport
+    // set to itself still has React Flow run every node's selectors and draw again.
+    const { width, height } = flowStore.getState();
+    const now = flow.getViewport();
+    if (now.zoom === zoom && near(now.x, width / 2 - x * zoom) && near(now.y, height / 2 - y * zoom)) return;
+    void flow.setCenter(x, y, { zoom, duration: centre.animate ? 200 : 0 });
+  }, [centre, controller, flow, flowStore]);
 }
 
 /** Within half a pixel: a viewport that close is where it is asked to be. */
