@@ -15,7 +15,7 @@ import {
   type SessionIndex,
   type TreeNode,
 } from "./tree-index.ts";
-import { addChild, declaredParentId, orderChildren, orphanProblem, selfParentProblem } from "./tree-links.ts";
+import { declaredParentId, orderChildren, orphanProblem, selfParentProblem } from "./tree-links.ts";
 import { CURRENT_SESSION_VERSION, type SessionHeader } from "./types.ts";
 
 /** Where a reader of appended bytes starts: after the last complete line (an unterminated one is read again). */
@@ -150,7 +150,7 @@ function linkAppended(index: SessionIndex, added: readonly TreeNode[]): void {
     node.parentId = parentId;
     node.parent = parent;
     node.depth = parent.depth + 1;
-    addChild(parent, node.id);
+    parent.addChild(node.id);
     orderChildren(index.nodes, parent);
   }
 }

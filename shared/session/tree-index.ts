@@ -35,11 +35,21 @@ export interface TreeNode {
   parent: TreeNode | null;
   /** `entry` is a skim; the whole entry is read on demand (`EntryReader.entryOfNode`). */
   readonly deferred: boolean;
-  /** Child ids in Pi's `/tree` order: by timestamp, file order on ties (grown by `addChild`). */
-  children: string[];
+  /**
+   * Child ids in Pi's `/tree` order: by timestamp, file order on ties. Read
+   * only, and possibly made for this read (a node with one child keeps just
+   * its id): the tree's builders change it through `addChild` and `setChildren`.
+   */
+  readonly children: readonly string[];
+  /** `children.length`, without making a list to read it from. */
+  readonly childCount: number;
   depth: number;
   /** Role, preview, tool names, token estimate: kept from the parse, or computed when first asked (`EntryReader.factsOfNode`). */
   facts: EntryFacts | undefined;
+  /** Adds `id` after the other children (the builders in tree-links.ts and extend-index.ts only). */
+  addChild(id: string): void;
+  /** Replaces the children by a copy of `ids` (the builders in tree-links.ts only: sorting, cutting a cycle). */
+  setChildren(ids: readonly string[]): void;
 }
 
 export interface LabelState {
@@ -243,13 +253,8 @@ export function createNode(record: EntryRecord, entry: SessionEntry): TreeNode {
   return new IndexNode(record, entry);
 }
 
-/**
- * Every node's children until its first (`addChild` gives it an array of its
- * own): a million leaves-to-be would otherwise each make an empty array only
- * to drop it (32 B an entry of garbage at the open's peak). Frozen, so a push
- * onto it throws instead of giving every node the child.
- */
-const NO_CHILDREN = Object.freeze([]) as unknown as string[];
+/** The children of a node without any: shared, and frozen so no writer can give every node a child. */
+const NO_CHILDREN: readonly string[] = Object.freeze([]);
 
 /**
  * A node reads its id from its entry, and its line, bytes and deferral from
@@ -261,7 +266,12 @@ const NO_CHILDREN = Object.freeze([]) as unknown as string[];
 class IndexNode implements TreeNode {
   parentId: string | null = null;
   parent: TreeNode | null = null;
-  children: string[] = NO_CHILDREN;
+  /**
+   * No child (`NO_CHILDREN`), one child's id, or an array of two or more of
+   * this node's own. Almost every node has exactly one child: an array for
+   * it would cost 56 B an entry.
+   */
+  private childIds: string | readonly string[] = NO_CHILDREN;
   depth = -1;
   facts: EntryFacts | undefined;
 
@@ -290,6 +300,27 @@ class IndexNode implements TreeNode {
 
   get deferred(): boolean {
     return this.record.deferred;
+  }
+
+  get children(): readonly string[] {
+    const ids = this.childIds;
+    return typeof ids === "string" ? [ids] : ids;
+  }
+
+  get childCount(): number {
+    const ids = this.childIds;
+    return typeof ids === "string" ? 1 : ids.length;
+  }
+
+  addChild(id: string): void {
+    const ids = this.childIds;
+    if (typeof ids === "string") this.childIds = [ids, id];
+    else if (ids.length === 0) this.childIds = id;
+    else (ids as string[]).push(id);
+  }
+
+  setChildren(ids: readonly string[]): void {
+    this.childIds = ids.length === 0 ? NO_CHILDREN : ids.length === 1 ? ids[0]! : ids.slice();
   }
 }
 
