@@ -1070,7 +1070,7 @@ describe("SessionParser chunking", () => {
       ["unterminated-last-line", 12],
     ]);
     expect(reference.header?.id).toBe(SESSION_ID);
-    expect(reference.records.map((r) => [r.value.id, r.line])).toEqual([
+    expect([...reference.records].map((r) => [r.value.id, r.line])).toEqual([
       ["aaaa0001", 2],
       ["aaaa0002", 7],
       ["aaaa0003", 8],
@@ -1078,7 +1078,7 @@ describe("SessionParser chunking", () => {
       ["aaaa0005", 11],
       ["aaaa0006", 12],
     ]);
-    const contentOf = (i: number) => (reference.records[i]!.value.message as { content: string }).content;
+    const contentOf = (i: number) => (reference.records.value(i).message as { content: string }).content;
     expect(contentOf(0)).toBe("héllo wörld ✓ 𝄞 😀");
     expect(contentOf(1)).toBe("crlf line");
     expect(contentOf(2)).toBe("x\uFFFD(");

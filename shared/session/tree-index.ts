@@ -17,7 +17,8 @@ import { isArchiveMarkerEntry } from "./arbor-entries.ts";
 import type { EntryFacts } from "./facts.ts";
 import { validateEntry } from "./entry-validation.ts";
 import { migrateInMemory } from "./migrate.ts";
-import type { EntryRecord, ParsedSession } from "./parse.ts";
+import type { ParsedSession } from "./parse.ts";
+import type { RecordTable } from "./record-table.ts";
 import { type Problem, problem } from "./problems.ts";
 import { linkParents, sortChildren } from "./tree-links.ts";
 import type { SessionEntry, SessionHeader } from "./types.ts";
@@ -29,9 +30,9 @@ export interface TreeNode {
   readonly line: number;
   readonly offset: number;
   readonly byteLength: number;
-  /** Parent in the tree: `null` for roots, orphans and the entry where a cycle was broken. */
-  parentId: string | null;
-  /** The parent node itself (`null` with `parentId`): walks follow it without id lookups. */
+  /** Parent in the tree: `null` for roots, orphans and the entry where a cycle was broken (`parent`'s id). */
+  readonly parentId: string | null;
+  /** The parent node itself: walks follow it without id lookups. */
   parent: TreeNode | null;
   /** `entry` is a skim; the whole entry is read on demand (`EntryReader.entryOfNode`). */
   readonly deferred: boolean;
@@ -104,7 +105,7 @@ export interface SessionIndex {
 export interface IndexSource {
   header: SessionHeader | null;
   headerLine: number | null;
-  records: EntryRecord[];
+  records: RecordTable;
   parseProblems: Problem[];
 }
 
@@ -147,7 +148,7 @@ export function buildSessionIndex(parsed: ParsedSession): SessionIndex {
     byteLength: parsed.byteLength,
     lineCount: parsed.lineCount,
     unterminatedLastLine: parsed.unterminatedLastLine,
-    deferredBodies: parsed.records.some((record) => record.deferred),
+    deferredBodies: parsed.records.someDeferred(),
     source,
   };
 }
@@ -163,7 +164,7 @@ interface IndexedRecords {
 }
 
 /** Validates each record and makes its node, in file order (nodes are not linked yet). */
-function indexRecords(records: readonly EntryRecord[], problems: Problem[]): IndexedRecords {
+function indexRecords(records: RecordTable, problems: Problem[]): IndexedRecords {
   const count = records.length;
   // Made at their final length: grown by pushes, a million entries leave their old stores behind at the open's peak.
   const entries = new Array<SessionEntry>(count);
@@ -178,12 +179,12 @@ function indexRecords(records: readonly EntryRecord[], problems: Problem[]): Ind
   };
   const ids = new IdTable(indexed.nodes, problems, entries, entryLines);
   for (let i = 0; i < count; i++) {
-    const record = records[i]!;
-    const entry = validateEntry(record, problems);
+    const line = records.line(i);
+    const entry = validateEntry(records.value(i), line, problems);
     // The node keeps the facts the parser kept (structure-with-facts); a later line with the same id replaces it.
-    ids.add(createNode(record, entry), i);
+    ids.add(createNode(records, i, entry), i);
     entries[i] = entry;
-    entryLines[i] = record.line;
+    entryLines[i] = line;
     applyLabelOrName(indexed, entry);
   }
   return indexed;
@@ -249,22 +250,22 @@ class IdTable {
   }
 }
 
-export function createNode(record: EntryRecord, entry: SessionEntry): TreeNode {
-  return new IndexNode(record, entry);
+/** The node of the entry parsed into `row` of `records`. */
+export function createNode(records: RecordTable, row: number, entry: SessionEntry): TreeNode {
+  return new IndexNode(records, row, entry);
 }
 
 /** The children of a node without any: shared, and frozen so no writer can give every node a child. */
 const NO_CHILDREN: readonly string[] = Object.freeze([]);
 
 /**
- * A node reads its id from its entry, and its line, bytes and deferral from
- * the parse record it was made from, which the index keeps anyway
- * (`source.records`): four fields less in each of a million nodes (32 B an
- * entry). `facts` stays the node's own: facts computed later must not change
- * the record (a saved parse holds only those the parse kept).
+ * A node reads its id from its entry, its parent's id from its parent, and
+ * its line, bytes and deferral from its row of the parse records, which the
+ * index keeps anyway (`source.records`): five fields less in each of a
+ * million nodes. `facts` stays the node's own: facts computed later must not
+ * change the records (a saved parse holds only those the parse kept).
  */
 class IndexNode implements TreeNode {
-  parentId: string | null = null;
   parent: TreeNode | null = null;
   /**
    * No child (`NO_CHILDREN`), one child's id, or an array of two or more of
@@ -276,30 +277,35 @@ class IndexNode implements TreeNode {
   facts: EntryFacts | undefined;
 
   constructor(
-    private readonly record: EntryRecord,
+    private readonly records: RecordTable,
+    private readonly row: number,
     readonly entry: SessionEntry,
   ) {
-    this.facts = record.facts;
+    this.facts = records.facts(row);
   }
 
   get id(): string {
     return this.entry.id;
   }
 
+  get parentId(): string | null {
+    return this.parent === null ? null : this.parent.id;
+  }
+
   get line(): number {
-    return this.record.line;
+    return this.records.line(this.row);
   }
 
   get offset(): number {
-    return this.record.offset;
+    return this.records.offset(this.row);
   }
 
   get byteLength(): number {
-    return this.record.byteLength;
+    return this.records.byteLength(this.row);
   }
 
   get deferred(): boolean {
-    return this.record.deferred;
+    return this.records.deferred(this.row);
   }
 
   get children(): readonly string[] {

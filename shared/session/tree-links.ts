@@ -66,7 +66,6 @@ function attachParents(nodes: Map<string, TreeNode>, problems: Problem[]): strin
       continue;
     }
     // The parent's own id string: the copy each line decoded goes (a stub is ours to change; 24 B an entry).
-    node.parentId = parent.id;
     if (node.deferred) (node.entry as { parentId: unknown }).parentId = parent.id;
     node.parent = parent;
   }
@@ -99,7 +98,7 @@ function breakCycles(nodes: Map<string, TreeNode>, problems: Problem[]): TreeNod
     while (node && !walkOf.has(node)) {
       walkOf.set(node, walk);
       path.push(node);
-      node = node.parentId === null ? undefined : nodes.get(node.parentId);
+      node = node.parent ?? undefined;
     }
     if (!node || walkOf.get(node) !== walk) continue;
     // `node` was reached twice in this walk: the cycle is path[index of node ..].
@@ -117,9 +116,8 @@ function breakCycles(nodes: Map<string, TreeNode>, problems: Problem[]): TreeNod
       );
     }
     for (const member of cycle) {
-      const parent = nodes.get(member.parentId!)!;
+      const parent = member.parent!;
       parent.setChildren(parent.children.filter((id) => id !== member.id));
-      member.parentId = null;
       member.parent = null;
       cut.push(member);
     }
