@@ -51,16 +51,43 @@ describe("RecordTable", () => {
     }
   });
 
-  it("grows from its smallest size past thousands of rows, keeping every row", () => {
+  it("grows from its smallest size past tens of thousands of rows (several chunks), keeping every row", () => {
     const records = recordsOf(text, "structure-with-facts");
-    const table = new RecordTable(1);
-    for (let round = 0; round < 40; round++) for (const record of records) table.pushRecord(record);
-    expect(table.length).toBe(records.length * 40);
-    for (const row of [0, records.length - 1, records.length, table.length - 1]) {
-      expect(table.at(row)).toEqual(records[row % records.length]);
+    for (const capacity of [1, 100, 50_000]) {
+      const table = new RecordTable(capacity);
+      const rounds = Math.ceil(50_000 / records.length);
+      for (let round = 0; round < rounds; round++) for (const record of records) table.pushRecord(record);
+      expect(table.length).toBe(records.length * rounds);
+      for (let row = 0; row < table.length; row += 997) {
+        expect(table.at(row)).toEqual(records[row % records.length]);
+      }
+      expect(table.at(table.length - 1)).toEqual(records[records.length - 1]);
+      expect(() => table.at(table.length)).toThrow(RangeError);
+      expect(() => table.line(-1)).toThrow(RangeError);
     }
-    expect(() => table.at(table.length)).toThrow(RangeError);
-    expect(() => table.line(-1)).toThrow(RangeError);
+  });
+
+  it("cuts, slices and snapshots across chunks", () => {
+    const records = recordsOf(text, "structure");
+    const all: EntryRecord[] = [];
+    while (all.length < 40_000) all.push(...records);
+    const table = RecordTable.of(all);
+    const snapshot = table.snapshot();
+    expect(rowsOf(table.slice(16_000, 17_000))).toEqual(all.slice(16_000, 17_000));
+    // Cut at a chunk's end, pushed onto (a new chunk), cut inside the first chunk, changed: the snapshot stays.
+    table.truncate(16_384);
+    table.pushRecord(all[0]!);
+    expect(table.at(16_384)).toEqual(all[0]);
+    table.truncate(16_383);
+    table.setValue(5, { type: "custom", id: "changed" });
+    expect(table.length).toBe(16_383);
+    expect(table.value(5)).toEqual({ type: "custom", id: "changed" });
+    expect(rowsOf(table.slice(6))).toEqual(all.slice(6, 16_383));
+    expect(rowsOf(snapshot)).toEqual(all);
+    table.truncate(0);
+    expect(table.length).toBe(0);
+    expect(table.someDeferred()).toBe(false);
+    expect(snapshot.someDeferred()).toBe(true);
   });
 
   it("keeps numbers past 32 bits: offsets of files over 4 GB, and widens a count column that needs it", () => {

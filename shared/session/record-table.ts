@@ -3,7 +3,9 @@
  * a million record objects would cost ~88 B an entry (object and slot), the
  * columns ~29 B. The parser appends rows as it reads; the tree index keeps
  * the table (`SessionIndex.source.records`) and its nodes read their line,
- * bytes and deferral from their row.
+ * bytes and deferral from their row. The columns are kept in chunks of a
+ * fixed number of rows: growing never copies the rows already read, and
+ * leaves no old columns behind at the open's peak.
  */
 
 import type { EntryFacts } from "./facts.ts";
@@ -33,36 +35,69 @@ export interface EntryRecord {
   facts?: EntryFacts | undefined;
 }
 
-/** Whole numbers below 2^32 fit the narrow columns; a larger one widens its column to doubles. */
+/** Whole numbers below 2^32 fit the narrow columns; a larger one widens its column (of one chunk) to doubles. */
 type CountColumn = Uint32Array | Float64Array;
 
+const CHUNK_BITS = 14;
+/** Rows of every chunk but a small table's first, which starts smaller and doubles up to this. */
+const CHUNK_ROWS = 1 << CHUNK_BITS;
+const ROW_MASK = CHUNK_ROWS - 1;
 const MIN_CAPACITY = 16;
+
+/** The columns of up to `CHUNK_ROWS` consecutive rows. */
+class Chunk {
+  readonly lines: CountColumn;
+  readonly offsets: Float64Array;
+  readonly byteLengths: CountColumn;
+  readonly piIndexes: CountColumn;
+  readonly deferreds: Uint8Array;
+  readonly values: (Record<string, unknown> | undefined)[];
+  /** Null until a row has facts (only `structure-with-facts` parses keep any). */
+  facts: (EntryFacts | undefined)[] | null;
+  /** Also in a snapshot's chunk list (`RecordTable.snapshot`): a table writing it copies it first. */
+  shared = false;
+
+  constructor(capacity: number, from?: Chunk) {
+    if (from === undefined) {
+      this.lines = new Uint32Array(capacity);
+      this.offsets = new Float64Array(capacity);
+      this.byteLengths = new Uint32Array(capacity);
+      this.piIndexes = new Uint32Array(capacity);
+      this.deferreds = new Uint8Array(capacity);
+      this.values = new Array(capacity);
+      this.facts = null;
+      return;
+    }
+    this.lines = resized(from.lines, capacity);
+    this.offsets = resized(from.offsets, capacity);
+    this.byteLengths = resized(from.byteLengths, capacity);
+    this.piIndexes = resized(from.piIndexes, capacity);
+    this.deferreds = resized(from.deferreds, capacity);
+    this.values = from.values.slice();
+    this.values.length = capacity;
+    this.facts = from.facts === null ? null : from.facts.slice();
+  }
+
+  get capacity(): number {
+    return this.offsets.length;
+  }
+
+  setCounts(at: number, line: number, byteLength: number, piIndex: number): void {
+    // Writable (not readonly) only here: a value past 32 bits widens its column.
+    const self = this as { lines: CountColumn; byteLengths: CountColumn; piIndexes: CountColumn };
+    self.lines = setCount(this.lines, at, line);
+    self.byteLengths = setCount(this.byteLengths, at, byteLength);
+    self.piIndexes = setCount(this.piIndexes, at, piIndex);
+  }
+}
 
 export class RecordTable {
   private count = 0;
-  private lines: CountColumn;
-  private offsets: Float64Array;
-  private byteLengths: CountColumn;
-  private piIndexes: CountColumn;
-  private deferreds: Uint8Array;
-  private values: Record<string, unknown>[];
-  /** Null until a row has facts (only `structure-with-facts` parses keep any). */
-  private factsOfRows: (EntryFacts | undefined)[] | null = null;
-  /**
-   * Rows below this are shared with a snapshot (`snapshot()`): writing one,
-   * or pushing onto it, first copies the columns. Infinity for a snapshot.
-   */
-  private copyBelow = 0;
+  private chunks: Chunk[];
 
-  /** `capacity`: the rows expected, when known (a table grown by doubling leaves its old columns behind). */
+  /** `capacity`: the rows expected, when known (sizes a first chunk smaller than a whole one). */
   constructor(capacity = MIN_CAPACITY) {
-    const size = Math.max(MIN_CAPACITY, capacity);
-    this.lines = new Uint32Array(size);
-    this.offsets = new Float64Array(size);
-    this.byteLengths = new Uint32Array(size);
-    this.piIndexes = new Uint32Array(size);
-    this.deferreds = new Uint8Array(size);
-    this.values = [];
+    this.chunks = [new Chunk(Math.min(CHUNK_ROWS, Math.max(MIN_CAPACITY, capacity)))];
   }
 
   /** A table of these records, in order (tests, legacy callers). */
@@ -86,16 +121,13 @@ export class RecordTable {
     facts: EntryFacts | undefined,
   ): void {
     const row = this.count;
-    if (row < this.copyBelow) this.ownColumns(this.lines.length);
-    if (row === this.lines.length) this.ownColumns(row * 2);
-    this.lines = setCount(this.lines, row, line);
-    this.offsets[row] = offset;
-    this.byteLengths = setCount(this.byteLengths, row, byteLength);
-    this.piIndexes = setCount(this.piIndexes, row, piIndex);
-    this.deferreds[row] = deferred ? 1 : 0;
-    // Written by index, not pushed: after a truncation the array may be longer than the rows.
-    this.values[row] = value;
-    if (facts !== undefined || this.factsOfRows !== null) this.factsColumn()[row] = facts;
+    const chunk = this.writableChunk(row, true);
+    const at = row & ROW_MASK;
+    chunk.setCounts(at, line, byteLength, piIndex);
+    chunk.offsets[at] = offset;
+    chunk.deferreds[at] = deferred ? 1 : 0;
+    chunk.values[at] = value;
+    if (facts !== undefined || chunk.facts !== null) factsOf(chunk)[at] = facts;
     this.count = row + 1;
   }
 
@@ -113,15 +145,16 @@ export class RecordTable {
 
   /** Row `row` of `other` after this table's rows. */
   pushRow(other: RecordTable, row: number): void {
-    other.checked(row);
+    const chunk = other.chunkOf(row);
+    const at = row & ROW_MASK;
     this.push(
-      other.values[row]!,
-      other.lines[row]!,
-      other.offsets[row]!,
-      other.byteLengths[row]!,
-      other.piIndexes[row]!,
-      other.deferreds[row] === 1,
-      other.facts(row),
+      chunk.values[at]!,
+      chunk.lines[at]!,
+      chunk.offsets[at]!,
+      chunk.byteLengths[at]!,
+      chunk.piIndexes[at]!,
+      chunk.deferreds[at] === 1,
+      chunk.facts?.[at],
     );
   }
 
@@ -131,43 +164,46 @@ export class RecordTable {
   }
 
   value(row: number): Record<string, unknown> {
-    return this.values[this.checked(row)]!;
+    return this.chunkOf(row).values[row & ROW_MASK]!;
   }
 
   /** Replaces a row's value (an in-memory migration). */
   setValue(row: number, value: Record<string, unknown>): void {
-    this.checked(row);
-    if (row < this.copyBelow) this.ownColumns(this.lines.length);
-    this.values[row] = value;
+    this.chunkOf(row);
+    this.writableChunk(row, false).values[row & ROW_MASK] = value;
   }
 
   line(row: number): number {
-    return this.lines[this.checked(row)]!;
+    return this.chunkOf(row).lines[row & ROW_MASK]!;
   }
 
   offset(row: number): number {
-    return this.offsets[this.checked(row)]!;
+    return this.chunkOf(row).offsets[row & ROW_MASK]!;
   }
 
   byteLength(row: number): number {
-    return this.byteLengths[this.checked(row)]!;
+    return this.chunkOf(row).byteLengths[row & ROW_MASK]!;
   }
 
   piIndex(row: number): number {
-    return this.piIndexes[this.checked(row)]!;
+    return this.chunkOf(row).piIndexes[row & ROW_MASK]!;
   }
 
   deferred(row: number): boolean {
-    return this.deferreds[this.checked(row)] === 1;
+    return this.chunkOf(row).deferreds[row & ROW_MASK] === 1;
   }
 
   facts(row: number): EntryFacts | undefined {
-    return this.factsOfRows?.[this.checked(row)];
+    return this.chunkOf(row).facts?.[row & ROW_MASK];
   }
 
   /** Whether any row is deferred (a structure-first parse). */
   someDeferred(): boolean {
-    return this.deferreds.subarray(0, this.count).includes(1);
+    for (let k = 0; k < this.chunks.length; k++) {
+      const rows = Math.min(CHUNK_ROWS, this.count - k * CHUNK_ROWS);
+      if (rows > 0 && this.chunks[k]!.deferreds.subarray(0, rows).includes(1)) return true;
+    }
+    return false;
   }
 
   /** A row as an object of its own (a copy: changing it changes no row). */
@@ -190,11 +226,11 @@ export class RecordTable {
   /** Drops the rows from `length` on (the records of a last line read again). */
   truncate(length: number): void {
     if (length < 0 || length > this.count) throw new RangeError(`No row ${length} to truncate at`);
-    // The values array of a table sharing rows with a snapshot is the snapshot's too.
-    if (this.copyBelow > 0) this.ownColumns(this.lines.length);
+    this.chunks.length = Math.max(1, Math.ceil(length / CHUNK_ROWS));
+    const last = this.chunks[this.chunks.length - 1]!;
+    // The dropped rows' values go (a shared chunk keeps them for the snapshot's sake).
+    if (!last.shared) last.values.fill(undefined, length - (this.chunks.length - 1) * CHUNK_ROWS);
     this.count = length;
-    this.values.length = length;
-    if (this.factsOfRows !== null) this.factsOfRows.length = length;
   }
 
   /** Rows `[start, end)` as a table of their own. */
@@ -208,64 +244,62 @@ export class RecordTable {
 
   /**
    * The rows as they are now, without copying them: the snapshot and this
-   * table share their columns until either writes a shared row (then it
-   * copies them first). Rows pushed onto this table later are not the snapshot's.
+   * table share their chunks until either writes one (then it copies that
+   * chunk first). Rows pushed onto this table later are not the snapshot's.
    */
   snapshot(): RecordTable {
     const snapshot = new RecordTable(0);
+    for (const chunk of this.chunks) chunk.shared = true;
+    snapshot.chunks = this.chunks.slice();
     snapshot.count = this.count;
-    snapshot.lines = this.lines;
-    snapshot.offsets = this.offsets;
-    snapshot.byteLengths = this.byteLengths;
-    snapshot.piIndexes = this.piIndexes;
-    snapshot.deferreds = this.deferreds;
-    snapshot.values = this.values;
-    snapshot.factsOfRows = this.factsOfRows;
-    snapshot.copyBelow = Infinity;
-    this.copyBelow = Math.max(this.copyBelow, this.count);
     return snapshot;
   }
 
-  private checked(row: number): number {
+  private chunkOf(row: number): Chunk {
     if (!(row >= 0 && row < this.count)) throw new RangeError(`No row ${row} in a table of ${this.count}`);
-    return row;
+    return this.chunks[row >>> CHUNK_BITS]!;
   }
 
-  private factsColumn(): (EntryFacts | undefined)[] {
-    if (this.factsOfRows === null)
-      this.factsOfRows = new Array<EntryFacts | undefined>(this.count).fill(undefined);
-    return this.factsOfRows;
-  }
-
-  /** Moves the rows to columns of this table's own with room for `capacity` rows. */
-  private ownColumns(capacity: number): void {
-    const size = Math.max(MIN_CAPACITY, capacity, this.count);
-    this.lines = resized(this.lines, size, this.count);
-    this.offsets = resized(this.offsets, size, this.count);
-    this.byteLengths = resized(this.byteLengths, size, this.count);
-    this.piIndexes = resized(this.piIndexes, size, this.count);
-    this.deferreds = resized(this.deferreds, size, this.count);
-    if (this.copyBelow > 0) {
-      this.values = this.values.slice(0, this.count);
-      if (this.factsOfRows !== null) this.factsOfRows = this.factsOfRows.slice(0, this.count);
+  /** The chunk of `row`, this table's own; `adding`: the row is the next one, its chunk made or grown if needed. */
+  private writableChunk(row: number, adding: boolean): Chunk {
+    const k = row >>> CHUNK_BITS;
+    let chunk = this.chunks[k];
+    if (chunk === undefined) {
+      chunk = new Chunk(CHUNK_ROWS);
+      this.chunks.push(chunk);
+      return chunk;
     }
-    this.copyBelow = 0;
+    const at = row & ROW_MASK;
+    if (chunk.shared || (adding && at === chunk.capacity)) {
+      // A small first chunk doubles; a shared one is copied at its size.
+      chunk = new Chunk(
+        adding && at === chunk.capacity ? Math.min(CHUNK_ROWS, at * 2) : chunk.capacity,
+        chunk,
+      );
+      this.chunks[k] = chunk;
+    }
+    return chunk;
   }
 }
 
-function resized<T extends CountColumn | Uint8Array>(column: T, size: number, rows: number): T {
+function factsOf(chunk: Chunk): (EntryFacts | undefined)[] {
+  if (chunk.facts === null) chunk.facts = new Array<EntryFacts | undefined>(chunk.capacity).fill(undefined);
+  return chunk.facts;
+}
+
+function resized<T extends CountColumn | Uint8Array>(column: T, size: number): T {
   const next = new (column.constructor as new (size: number) => T)(size);
-  next.set(column.subarray(0, rows) as never);
+  next.set(column.subarray(0, Math.min(size, column.length)) as never);
   return next;
 }
 
-/** Writes `value` at `row`, widening the column to doubles first when it does not fit 32 bits. */
-function setCount(column: CountColumn, row: number, value: number): CountColumn {
+/** Writes `value` at `at`, widening the column to doubles first when it does not fit 32 bits. */
+function setCount(column: CountColumn, at: number, value: number): CountColumn {
   let target = column;
   if (target instanceof Uint32Array && !(value >= 0 && value <= 0xffffffff)) {
     target = new Float64Array(column.length);
     target.set(column);
   }
-  target[row] = value;
+  target[at] = value;
   return target;
 }
