@@ -94,6 +94,12 @@ class Chunk {
 export class RecordTable {
   private count = 0;
   private chunks: Chunk[];
+  /**
+   * Facts computed after the parse (`setLaterFacts`), by chunk of rows: kept
+   * apart from the parse's own, which a saved parse holds, and never shared
+   * with a snapshot or copied into a slice.
+   */
+  private readonly laterFactsChunks: ((EntryFacts | undefined)[] | undefined)[] = [];
 
   /** `capacity`: the rows expected, when known (sizes a first chunk smaller than a whole one). */
   constructor(capacity = MIN_CAPACITY) {
@@ -197,6 +203,19 @@ export class RecordTable {
     return this.chunkOf(row).facts?.[row & ROW_MASK];
   }
 
+  /** Facts computed for a row after the parse (`setLaterFacts`). */
+  laterFacts(row: number): EntryFacts | undefined {
+    this.chunkOf(row);
+    return this.laterFactsChunks[row >>> CHUNK_BITS]?.[row & ROW_MASK];
+  }
+
+  setLaterFacts(row: number, facts: EntryFacts | undefined): void {
+    this.chunkOf(row);
+    const k = row >>> CHUNK_BITS;
+    this.laterFactsChunks[k] ??= new Array<EntryFacts | undefined>(CHUNK_ROWS).fill(undefined);
+    this.laterFactsChunks[k]![row & ROW_MASK] = facts;
+  }
+
   /** Whether any row is deferred (a structure-first parse). */
   someDeferred(): boolean {
     for (let k = 0; k < this.chunks.length; k++) {
@@ -229,7 +248,10 @@ export class RecordTable {
     this.chunks.length = Math.max(1, Math.ceil(length / CHUNK_ROWS));
     const last = this.chunks[this.chunks.length - 1]!;
     // The dropped rows' values go (a shared chunk keeps them for the snapshot's sake).
-    if (!last.shared) last.values.fill(undefined, length - (this.chunks.length - 1) * CHUNK_ROWS);
+    const cut = length - (this.chunks.length - 1) * CHUNK_ROWS;
+    if (!last.shared) last.values.fill(undefined, cut);
+    this.laterFactsChunks.length = Math.min(this.laterFactsChunks.length, this.chunks.length);
+    this.laterFactsChunks[this.chunks.length - 1]?.fill(undefined, cut);
     this.count = length;
   }
 
