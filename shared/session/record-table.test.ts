@@ -114,6 +114,29 @@ describe("RecordTable", () => {
     expect(table.deferred(1)).toBe(false);
   });
 
+  it("keeps any numbers, in any order: lines far apart, long lines, offsets going back", () => {
+    const table = new RecordTable();
+    const value = { type: "message", id: "a" };
+    const rows: [number, number, number, number][] = [
+      [2, 0, 10, 1],
+      [300, 11, 70_000, 2],
+      [301, 5, 3, 1],
+      [100_000, 2 ** 40, 2 ** 20, 400],
+      [1, 0.5, 0, 0],
+    ];
+    for (const [line, offset, byteLength, piIndex] of rows) {
+      table.push(value, line, offset, byteLength, piIndex, false, undefined);
+    }
+    for (const [row, [line, offset, byteLength, piIndex]] of rows.entries()) {
+      expect([table.line(row), table.offset(row), table.byteLength(row), table.piIndex(row)]).toEqual([
+        line,
+        offset,
+        byteLength,
+        piIndex,
+      ]);
+    }
+  });
+
   it("truncates to drop the last rows, and pushes after the cut", () => {
     const records = recordsOf(text, "structure");
     const table = RecordTable.of(records);

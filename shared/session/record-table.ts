@@ -35,8 +35,13 @@ export interface EntryRecord {
   facts?: EntryFacts | undefined;
 }
 
-/** Whole numbers below 2^32 fit the narrow columns; a larger one widens its column (of one chunk) to doubles. */
-type CountColumn = Uint32Array | Float64Array;
+/**
+ * A column of whole numbers, as narrow as its values allow: a value that does
+ * not fit widens it (of one chunk), up to doubles for anything. Lines and Pi
+ * positions are kept as their distance from the row number, offsets from the
+ * chunk's first, so most take a byte or two instead of eight.
+ */
+type NumberColumn = Uint8Array | Uint16Array | Uint32Array | Float64Array;
 
 const CHUNK_BITS = 14;
 /** Rows of every chunk but a small table's first, which starts smaller and doubles up to this. */
@@ -44,50 +49,74 @@ const CHUNK_ROWS = 1 << CHUNK_BITS;
 const ROW_MASK = CHUNK_ROWS - 1;
 const MIN_CAPACITY = 16;
 
-/** The columns of up to `CHUNK_ROWS` consecutive rows. */
+/** The columns of up to `CHUNK_ROWS` consecutive rows, from `firstRow` on. */
 class Chunk {
-  readonly lines: CountColumn;
-  readonly offsets: Float64Array;
-  readonly byteLengths: CountColumn;
-  readonly piIndexes: CountColumn;
+  private lineDistances: NumberColumn;
+  private offsetDistances: NumberColumn;
+  private byteLengths: NumberColumn;
+  private piDistances: NumberColumn;
   readonly deferreds: Uint8Array;
   readonly values: (Record<string, unknown> | undefined)[];
   /** Null until a row has facts (only `structure-with-facts` parses keep any). */
   facts: (EntryFacts | undefined)[] | null;
+  /** The offset of the chunk's first row, from which the others are counted. */
+  private baseOffset = 0;
   /** Also in a snapshot's chunk list (`RecordTable.snapshot`): a table writing it copies it first. */
   shared = false;
 
-  constructor(capacity: number, from?: Chunk) {
+  constructor(
+    private readonly firstRow: number,
+    capacity: number,
+    from?: Chunk,
+  ) {
     if (from === undefined) {
-      this.lines = new Uint32Array(capacity);
-      this.offsets = new Float64Array(capacity);
-      this.byteLengths = new Uint32Array(capacity);
-      this.piIndexes = new Uint32Array(capacity);
+      this.lineDistances = new Uint8Array(capacity);
+      this.offsetDistances = new Uint32Array(capacity);
+      this.byteLengths = new Uint16Array(capacity);
+      this.piDistances = new Uint8Array(capacity);
       this.deferreds = new Uint8Array(capacity);
       this.values = new Array(capacity);
       this.facts = null;
       return;
     }
-    this.lines = resized(from.lines, capacity);
-    this.offsets = resized(from.offsets, capacity);
+    this.lineDistances = resized(from.lineDistances, capacity);
+    this.offsetDistances = resized(from.offsetDistances, capacity);
     this.byteLengths = resized(from.byteLengths, capacity);
-    this.piIndexes = resized(from.piIndexes, capacity);
+    this.piDistances = resized(from.piDistances, capacity);
     this.deferreds = resized(from.deferreds, capacity);
     this.values = from.values.slice();
     this.values.length = capacity;
     this.facts = from.facts === null ? null : from.facts.slice();
+    this.baseOffset = from.baseOffset;
   }
 
   get capacity(): number {
-    return this.offsets.length;
+    return this.deferreds.length;
   }
 
-  setCounts(at: number, line: number, byteLength: number, piIndex: number): void {
-    // Writable (not readonly) only here: a value past 32 bits widens its column.
-    const self = this as { lines: CountColumn; byteLengths: CountColumn; piIndexes: CountColumn };
-    self.lines = setCount(this.lines, at, line);
-    self.byteLengths = setCount(this.byteLengths, at, byteLength);
-    self.piIndexes = setCount(this.piIndexes, at, piIndex);
+  write(at: number, line: number, offset: number, byteLength: number, piIndex: number): void {
+    const row = this.firstRow + at;
+    if (at === 0) this.baseOffset = offset;
+    this.lineDistances = stored(this.lineDistances, at, line - row);
+    this.offsetDistances = stored(this.offsetDistances, at, offset - this.baseOffset);
+    this.byteLengths = stored(this.byteLengths, at, byteLength);
+    this.piDistances = stored(this.piDistances, at, piIndex - row);
+  }
+
+  line(at: number): number {
+    return this.lineDistances[at]! + this.firstRow + at;
+  }
+
+  offset(at: number): number {
+    return this.offsetDistances[at]! + this.baseOffset;
+  }
+
+  byteLength(at: number): number {
+    return this.byteLengths[at]!;
+  }
+
+  piIndex(at: number): number {
+    return this.piDistances[at]! + this.firstRow + at;
   }
 }
 
@@ -103,7 +132,7 @@ export class RecordTable {
 
   /** `capacity`: the rows expected, when known (sizes a first chunk smaller than a whole one). */
   constructor(capacity = MIN_CAPACITY) {
-    this.chunks = [new Chunk(Math.min(CHUNK_ROWS, Math.max(MIN_CAPACITY, capacity)))];
+    this.chunks = [new Chunk(0, Math.min(CHUNK_ROWS, Math.max(MIN_CAPACITY, capacity)))];
   }
 
   /** A table of these records, in order (tests, legacy callers). */
@@ -129,8 +158,7 @@ export class RecordTable {
     const row = this.count;
     const chunk = this.writableChunk(row, true);
     const at = row & ROW_MASK;
-    chunk.setCounts(at, line, byteLength, piIndex);
-    chunk.offsets[at] = offset;
+    chunk.write(at, line, offset, byteLength, piIndex);
     chunk.deferreds[at] = deferred ? 1 : 0;
     chunk.values[at] = value;
     if (facts !== undefined || chunk.facts !== null) factsOf(chunk)[at] = facts;
@@ -155,10 +183,10 @@ export class RecordTable {
     const at = row & ROW_MASK;
     this.push(
       chunk.values[at]!,
-      chunk.lines[at]!,
-      chunk.offsets[at]!,
-      chunk.byteLengths[at]!,
-      chunk.piIndexes[at]!,
+      chunk.line(at),
+      chunk.offset(at),
+      chunk.byteLength(at),
+      chunk.piIndex(at),
       chunk.deferreds[at] === 1,
       chunk.facts?.[at],
     );
@@ -180,19 +208,19 @@ export class RecordTable {
   }
 
   line(row: number): number {
-    return this.chunkOf(row).lines[row & ROW_MASK]!;
+    return this.chunkOf(row).line(row & ROW_MASK);
   }
 
   offset(row: number): number {
-    return this.chunkOf(row).offsets[row & ROW_MASK]!;
+    return this.chunkOf(row).offset(row & ROW_MASK);
   }
 
   byteLength(row: number): number {
-    return this.chunkOf(row).byteLengths[row & ROW_MASK]!;
+    return this.chunkOf(row).byteLength(row & ROW_MASK);
   }
 
   piIndex(row: number): number {
-    return this.chunkOf(row).piIndexes[row & ROW_MASK]!;
+    return this.chunkOf(row).piIndex(row & ROW_MASK);
   }
 
   deferred(row: number): boolean {
@@ -287,17 +315,15 @@ export class RecordTable {
     const k = row >>> CHUNK_BITS;
     let chunk = this.chunks[k];
     if (chunk === undefined) {
-      chunk = new Chunk(CHUNK_ROWS);
+      chunk = new Chunk(row, CHUNK_ROWS);
       this.chunks.push(chunk);
       return chunk;
     }
     const at = row & ROW_MASK;
     if (chunk.shared || (adding && at === chunk.capacity)) {
       // A small first chunk doubles; a shared one is copied at its size.
-      chunk = new Chunk(
-        adding && at === chunk.capacity ? Math.min(CHUNK_ROWS, at * 2) : chunk.capacity,
-        chunk,
-      );
+      const capacity = adding && at === chunk.capacity ? Math.min(CHUNK_ROWS, at * 2) : chunk.capacity;
+      chunk = new Chunk(row - at, capacity, chunk);
       this.chunks[k] = chunk;
     }
     return chunk;
@@ -309,19 +335,32 @@ function factsOf(chunk: Chunk): (EntryFacts | undefined)[] {
   return chunk.facts;
 }
 
-function resized<T extends CountColumn | Uint8Array>(column: T, size: number): T {
+function resized<T extends NumberColumn>(column: T, size: number): T {
   const next = new (column.constructor as new (size: number) => T)(size);
   next.set(column.subarray(0, Math.min(size, column.length)) as never);
   return next;
 }
 
-/** Writes `value` at `at`, widening the column to doubles first when it does not fit 32 bits. */
-function setCount(column: CountColumn, at: number, value: number): CountColumn {
+/** Writes `value` at `at`, first widening the column to the narrowest kind that holds it and its values. */
+function stored(column: NumberColumn, at: number, value: number): NumberColumn {
   let target = column;
-  if (target instanceof Uint32Array && !(value >= 0 && value <= 0xffffffff)) {
-    target = new Float64Array(column.length);
-    target.set(column);
+  if (
+    !(target instanceof Float64Array) &&
+    !(value >= 0 && value <= maxOf(target) && Number.isInteger(value))
+  ) {
+    const wider =
+      !Number.isInteger(value) || value < 0 || value > 0xffffffff
+        ? new Float64Array(column.length)
+        : value > 0xffff || column instanceof Uint32Array
+          ? new Uint32Array(column.length)
+          : new Uint16Array(column.length);
+    wider.set(column);
+    target = wider;
   }
   target[at] = value;
   return target;
+}
+
+function maxOf(column: Uint8Array | Uint16Array | Uint32Array): number {
+  return column instanceof Uint8Array ? 0xff : column instanceof Uint16Array ? 0xffff : 0xffffffff;
 }
