@@ -1,7 +1,7 @@
 /**
  * The parse records of a session, one row per entry line, stored by column:
  * a million record objects would cost ~88 B an entry (object and slot), the
- * columns ~29 B. The parser appends rows as it reads; the tree index keeps
+ * columns ~17 B. The parser appends rows as it reads; the tree index keeps
  * the table (`SessionIndex.source.records`) and its nodes read their line,
  * bytes and deferral from their row. The columns are kept in chunks of a
  * fixed number of rows: growing never copies the rows already read, and
