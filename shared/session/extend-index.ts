@@ -127,7 +127,6 @@ function addRecords(index: SessionIndex, records: RecordTable): TreeNode[] {
     const line = records.line(row);
     const entry = validateEntry(value, line, index.problems);
     index.entries.push(entry);
-    index.entryLines.push(line);
     const node = createNode(table, table.length - 1, entry);
     index.nodes.set(entry.id, node);
     added.push(node);

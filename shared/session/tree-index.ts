@@ -65,8 +65,6 @@ export interface SessionIndex {
   version: number;
   /** Every entry in file order, as Pi's `getEntries()` lists them (an overridden duplicate too). */
   entries: SessionEntry[];
-  /** Line of each of `entries`. */
-  entryLines: number[];
   /** Pi's `byId`: the later line wins for a duplicate id (each node's entry, seen by id). */
   byId: ReadonlyMap<string, SessionEntry>;
   nodes: Map<string, TreeNode>;
@@ -120,10 +118,7 @@ export function buildSessionIndex(parsed: ParsedSession): SessionIndex {
   };
   const version = migrateInMemory(parsed);
   const problems = parsed.problems;
-  const { entries, entryLines, nodes, labels, sessionName, archiveMarkers } = indexRecords(
-    parsed.records,
-    problems,
-  );
+  const { entries, nodes, labels, sessionName, archiveMarkers } = indexRecords(parsed.records, problems);
   const { roots, orphans } = linkParents(nodes, problems);
   sortChildren(nodes);
   const lastEntry = entries[entries.length - 1];
@@ -133,7 +128,6 @@ export function buildSessionIndex(parsed: ParsedSession): SessionIndex {
     headerLine: parsed.headerLine,
     version,
     entries,
-    entryLines,
     byId: new EntriesById(nodes),
     nodes,
     roots,
@@ -156,7 +150,6 @@ export function buildSessionIndex(parsed: ParsedSession): SessionIndex {
 /** What one pass over the records gives: the entries, a node per id, and the labels and name they set. */
 interface IndexedRecords {
   entries: SessionEntry[];
-  entryLines: number[];
   nodes: Map<string, TreeNode>;
   labels: Map<string, LabelState>;
   sessionName: string | undefined;
@@ -166,25 +159,22 @@ interface IndexedRecords {
 /** Validates each record and makes its node, in file order (nodes are not linked yet). */
 function indexRecords(records: RecordTable, problems: Problem[]): IndexedRecords {
   const count = records.length;
-  // Made at their final length: grown by pushes, a million entries leave their old stores behind at the open's peak.
+  // Made at its final length: grown by pushes, a million entries leave their old stores behind at the open's peak.
   const entries = new Array<SessionEntry>(count);
-  const entryLines = new Array<number>(count);
   const indexed: IndexedRecords = {
     entries,
-    entryLines,
     nodes: new Map(),
     labels: new Map(),
     sessionName: undefined,
     archiveMarkers: [],
   };
-  const ids = new IdTable(indexed.nodes, problems, entries, entryLines);
+  const ids = new IdTable(indexed.nodes, problems, entries, records);
   for (let i = 0; i < count; i++) {
     const line = records.line(i);
     const entry = validateEntry(records.value(i), line, problems);
     // The node keeps the facts the parser kept (structure-with-facts); a later line with the same id replaces it.
     ids.add(createNode(records, i, entry), i);
     entries[i] = entry;
-    entryLines[i] = line;
     applyLabelOrName(indexed, entry);
   }
   return indexed;
@@ -201,12 +191,12 @@ class IdTable {
   /** Filled only for ids seen twice: the line that used the id first. */
   private readonly firstLineOfId = new Map<string, number>();
 
-  /** `entries` and `entryLines`: the index's lists, filled in file order as nodes are added. */
+  /** `entries`: the index's list, filled in file order as nodes are added, each from its row of `records`. */
   constructor(
     private readonly nodes: Map<string, TreeNode>,
     private readonly problems: Problem[],
     private readonly entries: readonly SessionEntry[],
-    private readonly entryLines: readonly number[],
+    private readonly records: RecordTable,
   ) {}
 
   /** Adds the node of the entry after the first `entriesBefore` entries. */
@@ -221,7 +211,7 @@ class IdTable {
     } else if (nodes.size === size) {
       // The first id used again: the entries before say which line of each id came last.
       const latestLineOfId = new Map<string, number>();
-      for (let i = 0; i < entriesBefore; i++) latestLineOfId.set(this.entries[i]!.id, this.entryLines[i]!);
+      for (let i = 0; i < entriesBefore; i++) latestLineOfId.set(this.entries[i]!.id, this.records.line(i));
       previousLine = latestLineOfId.get(node.id);
       latestLineOfId.set(node.id, node.line);
       this.latestLineOfId = latestLineOfId;
@@ -360,6 +350,16 @@ function applyLabel(labels: Map<string, LabelState>, entry: SessionEntry & { typ
   // Pi: a truthy label sets it; anything else (absent, undefined, "") clears it.
   if (entry.label) labels.set(target, { label: String(entry.label), timestamp: entry.timestamp });
   else labels.delete(target);
+}
+
+/** The line of `index.entries[at]` (each entry was read from the row of the records at its position). */
+export function entryLineAt(index: SessionIndex, at: number): number {
+  return index.source.records.line(at);
+}
+
+/** The line of each of `index.entries`, as a list. */
+export function entryLinesOf(index: SessionIndex): number[] {
+  return index.entries.map((_, at) => entryLineAt(index, at));
 }
 
 /** Ids from a root down to `id` along tree parents (cycle-free by construction). */
