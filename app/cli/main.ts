@@ -307,8 +307,8 @@ export function sessionStats(file: string, index: SessionIndex, parseMs: number)
   }
   for (const node of index.nodes.values()) {
     if (node.depth > maxDepth) maxDepth = node.depth;
-    if (node.children.length > 1) branchPoints++;
-    if (node.children.length === 0) leaves++;
+    if (node.childCount > 1) branchPoints++;
+    if (node.childCount === 0) leaves++;
   }
   return {
     file,

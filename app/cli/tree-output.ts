@@ -7,7 +7,7 @@ export interface TreeJsonNode {
   parentId: string | null;
   /** The parent the entry names, when the tree could not use it (orphan, self-parent, cycle). */
   declaredParentId?: string | null;
-  children: string[];
+  children: readonly string[];
   type: string;
   role?: string;
   label?: string;

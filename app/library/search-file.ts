@@ -6,6 +6,7 @@
  */
 
 import { open } from "node:fs/promises";
+import { entryLineAt } from "../../shared/session/tree-index.ts";
 import { openIndexedFile } from "../store/open-indexed-file.ts";
 import { READ_CHUNK_BYTES, readLines } from "./read-lines.ts";
 import { forEachSearchText, isPiToolResultLine, type SearchField } from "./session-summary.ts";
@@ -123,9 +124,9 @@ function resolveEntryIds(path: string, hits: SearchHit[]): void {
     const session = openIndexedFile(path);
     try {
       const idOfLine = new Map<number, string>();
-      const { entries, entryLines } = session.index;
-      entries.forEach((entry, index) => {
-        idOfLine.set(entryLines[index]!, entry.id);
+      const index = session.index;
+      index.entries.forEach((entry, at) => {
+        idOfLine.set(entryLineAt(index, at), entry.id);
       });
       for (const hit of hits) hit.entryId = idOfLine.get(hit.line) ?? `line-${hit.line}`;
     } finally {

@@ -31,6 +31,7 @@ import {
   contextGraphOf,
   contextGraphOfEntries,
   convertToLlm,
+  entryLinesOf,
   inMemoryEntryReader,
   type ParsedSession,
   type SessionIndex,
@@ -186,7 +187,7 @@ describe("encoding and line structure", () => {
     expect(problemsOf(index)).toEqual([]);
     expect(index.lineCount).toBe(4);
     expect(entryIds(index)).toEqual(["aaaa0001", "aaaa0002"]);
-    expect(index.entryLines).toEqual([2, 4]);
+    expect(entryLinesOf(index)).toEqual([2, 4]);
     expect(contextTexts(index, "aaaa0002")).toEqual(["one", "two"]);
     expect(index.header?.cwd).toBe("/tmp");
   });
@@ -208,7 +209,7 @@ describe("encoding and line structure", () => {
     expect(problemsOf(index)).toEqual([]);
     expect(index.headerLine).toBe(2);
     expect(index.lineCount).toBe(7);
-    expect(index.entryLines).toEqual([4, 6]);
+    expect(entryLinesOf(index)).toEqual([4, 6]);
     expect(index.nodes.get("aaaa0002")!.line).toBe(6);
     expect(treeOf(index)).toEqual({
       aaaa0001: [null, ["aaaa0002"], 0],
@@ -263,7 +264,7 @@ describe("encoding and line structure", () => {
       { kind: "not-an-object", line: 7 },
     ]);
     expect(entryIds(index)).toEqual(["aaaa0001", "aaaa0002"]);
-    expect(index.entryLines).toEqual([2, 8]);
+    expect(entryLinesOf(index)).toEqual([2, 8]);
     expect(treeOf(index)).toEqual({
       aaaa0001: [null, ["aaaa0002"], 0],
       aaaa0002: ["aaaa0001", [], 1],
@@ -416,7 +417,7 @@ describe("headers", () => {
     expect(index.headerLine).toBe(3);
     expect(index.version).toBe(3);
     expect(entryIds(index)).toEqual(["aaaa0001", "aaaa0002", "aaaa0003"]);
-    expect(index.entryLines).toEqual([1, 2, 4]);
+    expect(entryLinesOf(index)).toEqual([1, 2, 4]);
     expect(treeOf(index)).toEqual({
       aaaa0001: [null, ["aaaa0002"], 0],
       aaaa0002: ["aaaa0001", ["aaaa0003"], 1],
@@ -438,7 +439,7 @@ describe("headers", () => {
     expect(index.version).toBe(3);
     // The second header has no version (= 1); had it been used, the ids would have been replaced.
     expect(entryIds(index)).toEqual(["aaaa0001", "aaaa0002"]);
-    expect(index.entryLines).toEqual([2, 4]);
+    expect(entryLinesOf(index)).toEqual([2, 4]);
   });
 });
 
@@ -848,7 +849,7 @@ describe("old versions", () => {
       { kind: "malformed-json", line: 4 },
     ]);
     expect(index.version).toBe(1);
-    expect(index.entryLines).toEqual([2, 5, 6, 7, 8]);
+    expect(entryLinesOf(index)).toEqual([2, 5, 6, 7, 8]);
     const ids = entryIds(index);
     for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}$/);
     expect(new Set(ids).size).toBe(5);
@@ -1070,7 +1071,7 @@ describe("SessionParser chunking", () => {
       ["unterminated-last-line", 12],
     ]);
     expect(reference.header?.id).toBe(SESSION_ID);
-    expect(reference.records.map((r) => [r.value.id, r.line])).toEqual([
+    expect([...reference.records].map((r) => [r.value.id, r.line])).toEqual([
       ["aaaa0001", 2],
       ["aaaa0002", 7],
       ["aaaa0003", 8],
@@ -1078,7 +1079,7 @@ describe("SessionParser chunking", () => {
       ["aaaa0005", 11],
       ["aaaa0006", 12],
     ]);
-    const contentOf = (i: number) => (reference.records[i]!.value.message as { content: string }).content;
+    const contentOf = (i: number) => (reference.records.value(i).message as { content: string }).content;
     expect(contentOf(0)).toBe("héllo wörld ✓ 𝄞 😀");
     expect(contentOf(1)).toBe("crlf line");
     expect(contentOf(2)).toBe("x\uFFFD(");

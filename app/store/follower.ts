@@ -74,9 +74,8 @@ export function resumePoint(index: SessionIndex): ReturnType<typeof treeResumePo
   const records = index.source.records;
   let piIndex = 1;
   for (let i = records.length - 1; i >= 0; i--) {
-    const record = records[i]!;
-    if (record.line < lineNumber) {
-      piIndex = Math.max(1, record.piIndex + 1);
+    if (records.line(i) < lineNumber) {
+      piIndex = Math.max(1, records.piIndex(i) + 1);
       break;
     }
   }
@@ -104,10 +103,9 @@ export function readAt(fd: number, offset: number, length: number): Uint8Array {
 function lastLineSample(index: SessionIndex, end: number): { offset: number; length: number } | null {
   const records = index.source.records;
   for (let i = records.length - 1; i >= 0; i--) {
-    const record = records[i]!;
-    if (record.offset + record.byteLength < end) {
-      return { offset: record.offset, length: Math.min(LINE_SAMPLE_BYTES, record.byteLength) };
-    }
+    const offset = records.offset(i);
+    const byteLength = records.byteLength(i);
+    if (offset + byteLength < end) return { offset, length: Math.min(LINE_SAMPLE_BYTES, byteLength) };
   }
   return null;
 }
@@ -224,8 +222,8 @@ export function readAppended(
   }
   const parsed = parser.end();
   const fresh: string[] = [];
-  for (const record of parsed.records) {
-    const id = record.value.id;
+  for (let row = 0; row < parsed.records.length; row++) {
+    const id = parsed.records.value(row).id;
     if (typeof id === "string" && !index.nodes.has(id)) fresh.push(id);
   }
   const oldEnd = completeLinesEnd(index);

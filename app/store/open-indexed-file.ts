@@ -294,7 +294,7 @@ function hashRange(fd: number, from: number, to: number, buffer: Uint8Array, has
 
 /** The parser's output as it is now (the index goes on to add to its lists). */
 function snapshotOf(parsed: ParsedSession): ParsedSession {
-  return { ...parsed, records: parsed.records.slice(), problems: parsed.problems.slice() };
+  return { ...parsed, records: parsed.records.snapshot(), problems: parsed.problems.slice() };
 }
 
 /** What a parse of the index's bytes yields: the records and parse problems it was built from. */
@@ -303,7 +303,7 @@ function snapshotOfIndex(index: SessionIndex): ParsedSession {
   return {
     header: source.header,
     headerLine: source.headerLine,
-    records: source.records.slice(),
+    records: source.records.snapshot(),
     problems: source.parseProblems.slice(),
     byteLength: index.byteLength,
     lineCount: index.lineCount,

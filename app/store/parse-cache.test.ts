@@ -60,7 +60,7 @@ function observed({ index, reader }: { index: SessionIndex; reader: EntryReader 
     problemTexts: index.problems.map((p) => `${p.line} ${p.kind} ${p.severity} ${p.message}`),
     stubs: [...index.nodes.values()].map((node) => node.entry),
     facts: [...index.nodes.values()].map((node) => reader.factsOfNode(node)),
-    records: index.source.records,
+    records: [...index.source.records],
     parseProblems: index.source.parseProblems,
     headerLine: index.source.headerLine,
     trailingNonEntryLine: index.trailingNonEntryLine,

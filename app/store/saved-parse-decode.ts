@@ -5,8 +5,9 @@
  */
 
 import { type EntryFacts, NO_FILES, type UsageFacts } from "../../shared/session/facts.ts";
-import type { EntryRecord, ParsedSession } from "../../shared/session/parse.ts";
+import type { ParsedSession } from "../../shared/session/parse.ts";
 import { isProblemShaped } from "../../shared/session/problems.ts";
+import { RecordTable } from "../../shared/session/record-table.ts";
 import { DEFERRED_VALUE, messageStub } from "../../shared/session/stub.ts";
 import { CURRENT_SESSION_VERSION } from "../../shared/session/types.ts";
 import { contentHash, DIGEST_HEX_LENGTH } from "./content-hash.ts";
@@ -99,12 +100,13 @@ function checkOutline(saved: SavedForm): void {
 }
 
 /** The records from their columns, and where the last one's line ends (its `\n` included). */
-function decodeRecords(saved: SavedForm): { records: EntryRecord[]; end: number } {
+function decodeRecords(saved: SavedForm): { records: RecordTable; end: number } {
   const { shapes } = saved;
   const columns = saved.records;
   const values = columns.values;
   let nextValue = 0;
-  const records: EntryRecord[] = [];
+  // Made at its final size: a table grown by doubling leaves its old columns behind.
+  const records = new RecordTable(columns.count);
   let line = 0;
   let end = 0;
   let piIndex = 0;
@@ -123,15 +125,7 @@ function decodeRecords(saved: SavedForm): { records: EntryRecord[]; end: number 
     expect(Number.isSafeInteger(line) && Number.isSafeInteger(offset) && Number.isSafeInteger(byteLength));
     expect(Number.isSafeInteger(piIndex));
     end = offset + byteLength + 1;
-    records.push({
-      value,
-      line,
-      offset,
-      byteLength,
-      piIndex,
-      deferred: true,
-      facts: factsOf(saved, i),
-    });
+    records.push(value, line, offset, byteLength, piIndex, true, factsOf(saved, i));
   }
   expect(nextValue === values.length);
   return { records, end };

@@ -93,18 +93,22 @@ function encodeRecords(
   let line = 0;
   let end = 0;
   let piIndex = 0;
+  const table = parsed.records;
   for (let i = 0; i < count; i++) {
-    const record = parsed.records[i]!;
-    if (!record.deferred) throw new NotSaveable();
-    records.shape.push(shapes.add(record.value, values));
-    records.lineStep.push(record.line - line);
-    records.offsetGap.push(record.offset - end);
-    records.byteLength.push(record.byteLength);
-    records.piStep.push(record.piIndex - piIndex);
-    line = record.line;
-    end = record.offset + record.byteLength + 1;
-    piIndex = record.piIndex;
-    pushFacts(records, record.facts, tables);
+    if (!table.deferred(i)) throw new NotSaveable();
+    records.shape.push(shapes.add(table.value(i), values));
+    const recordLine = table.line(i);
+    const offset = table.offset(i);
+    const byteLength = table.byteLength(i);
+    const recordPiIndex = table.piIndex(i);
+    records.lineStep.push(recordLine - line);
+    records.offsetGap.push(offset - end);
+    records.byteLength.push(byteLength);
+    records.piStep.push(recordPiIndex - piIndex);
+    line = recordLine;
+    end = offset + byteLength + 1;
+    piIndex = recordPiIndex;
+    pushFacts(records, table.facts(i), tables);
   }
   return {
     format: FORMAT,

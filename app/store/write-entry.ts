@@ -25,7 +25,7 @@ import {
   continueFromIdOf,
 } from "../../shared/session/arbor-entries.ts";
 import type { EntryReader } from "../../shared/session/entry-reader.ts";
-import type { SessionIndex } from "../../shared/session/tree-index.ts";
+import { entryLineAt, type SessionIndex } from "../../shared/session/tree-index.ts";
 import { assertNever, type SessionEntry } from "../../shared/session/types.ts";
 import {
   AppendError,
@@ -262,7 +262,7 @@ function undoableKind(
 /** Whether position `at` of `index.entries` is the entry its id names (not a line a later duplicate replaced). */
 function isCurrent(index: SessionIndex, at: number): boolean {
   const entry = index.entries[at]!;
-  return index.nodes.get(entry.id)?.line === index.entryLines[at];
+  return index.nodes.get(entry.id)?.line === entryLineAt(index, at);
 }
 
 function lastUndoable(index: SessionIndex, reader: EntryReader): Undoable | null {
@@ -275,11 +275,18 @@ function lastUndoable(index: SessionIndex, reader: EntryReader): Undoable | null
   return null;
 }
 
+/** The position in `index.entries` of the entry read from `line`; -1 if none. */
+function lastEntryAtLine(index: SessionIndex, line: number): number {
+  let at = index.entries.length - 1;
+  while (at >= 0 && entryLineAt(index, at) !== line) at--;
+  return at;
+}
+
 function undoableAt(target: AppendTarget, reader: EntryReader, entryId: string): Undoable {
   const { index } = target;
   const node = index.nodes.get(entryId);
   if (!node) refuse(target, "missing-target", manageErrors.noEntryToUndo(entryId));
-  const at = index.entryLines.lastIndexOf(node.line);
+  const at = lastEntryAtLine(index, node.line);
   const entry = reader.entryOfNode(node);
   const kind = undoableKind(index, reader, entry);
   if (at < 0 || !kind) {

@@ -135,7 +135,7 @@ describe("known entry types", () => {
       expect(() => editableRole(entry)).not.toThrow();
       expect(() => passesFilter(filterNode(type, null), "default", null)).not.toThrow();
       const problems: Problem[] = [];
-      validateEntry({ value: entry, line: 2 } as never, problems);
+      validateEntry(entry as never, 2, problems);
       expect(problems.map((problem) => problem.kind)).toEqual(
         KNOWN_ENTRY_TYPES.has(type) ? [] : ["unknown-type"],
       );

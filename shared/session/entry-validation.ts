@@ -4,14 +4,15 @@
  * filling in what must be there for the entry to be shown at all.
  */
 
-import type { EntryRecord } from "./parse.ts";
 import { type Problem, problem } from "./problems.ts";
 import { isKnownEntryType, isKnownRole, type KnownEntryType, type SessionEntry } from "./types.ts";
 
 /** Checks the fields the index relies on. Returns the entry to index (copied if a field had to be filled in). */
-export function validateEntry(record: EntryRecord, problems: Problem[]): SessionEntry {
-  const value = record.value;
-  const line = record.line;
+export function validateEntry(
+  value: Record<string, unknown>,
+  line: number,
+  problems: Problem[],
+): SessionEntry {
   // Copied only when a field must be filled in. No closure for it: this runs once per entry.
   let patched: Record<string, unknown> | null = null;
   if (typeof value.id !== "string" || value.id.length === 0) {

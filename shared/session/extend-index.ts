@@ -6,8 +6,9 @@
  */
 
 import { validateEntry } from "./entry-validation.ts";
-import type { EntryRecord, ParsedSession } from "./parse.ts";
+import type { ParsedSession } from "./parse.ts";
 import type { Problem } from "./problems.ts";
+import type { RecordTable } from "./record-table.ts";
 import {
   applyLabelOrName,
   buildSessionIndex,
@@ -15,7 +16,7 @@ import {
   type SessionIndex,
   type TreeNode,
 } from "./tree-index.ts";
-import { addChild, declaredParentId, orderChildren, orphanProblem, selfParentProblem } from "./tree-links.ts";
+import { declaredParentId, orderChildren, orphanProblem, selfParentProblem } from "./tree-links.ts";
 import { CURRENT_SESSION_VERSION, type SessionHeader } from "./types.ts";
 
 /** Where a reader of appended bytes starts: after the last complete line (an unterminated one is read again). */
@@ -32,8 +33,8 @@ export function resumePoint(index: SessionIndex): {
   // Records are in line order: the last one before the resumed line carries the count.
   const records = index.source.records;
   let at = records.length - 1;
-  while (at >= 0 && records[at]!.line >= lineNumber) at--;
-  const piIndex = at >= 0 ? records[at]!.piIndex + 1 : 1;
+  while (at >= 0 && records.line(at) >= lineNumber) at--;
+  const piIndex = at >= 0 ? records.piIndex(at) + 1 : 1;
   return { offset, lineNumber, piIndex, header: index.header, headerLine: index.source.headerLine };
 }
 
@@ -58,14 +59,16 @@ export function extendSessionIndex(
   );
   // Only records of a re-read last line go; found from the end, so an append costs what it adds.
   let kept = source.records.length;
-  while (kept > 0 && source.records[kept - 1]!.line >= resumedLine) kept--;
+  while (kept > 0 && source.records.line(kept - 1) >= resumedLine) kept--;
   const rereads = kept !== source.records.length;
   if (rereads || needsRebuild(index, tail)) {
-    const keptRecords = rereads ? source.records.slice(0, kept) : source.records;
+    // A table of its own: the old index stays whole for whoever still reads it.
+    const records = source.records.slice(0, kept);
+    records.append(tail.records);
     const parsed: ParsedSession = {
       header: tail.header ?? source.header,
       headerLine: source.headerLine ?? tail.headerLine,
-      records: [...keptRecords, ...tail.records],
+      records,
       problems: [...keptParseProblems, ...tail.problems],
       byteLength: tail.byteLength,
       lineCount: tail.lineCount,
@@ -115,14 +118,16 @@ function extendInPlace(
 }
 
 /** Validates each new record and makes its node (fresh ids: `appendsCleanly` said so); returns the nodes. */
-function addRecords(index: SessionIndex, records: readonly EntryRecord[]): TreeNode[] {
+function addRecords(index: SessionIndex, records: RecordTable): TreeNode[] {
   const added: TreeNode[] = [];
-  for (const record of records) {
-    index.source.records.push(record);
-    const entry = validateEntry(record, index.problems);
+  const table = index.source.records;
+  for (let row = 0; row < records.length; row++) {
+    table.pushRow(records, row);
+    const value = records.value(row);
+    const line = records.line(row);
+    const entry = validateEntry(value, line, index.problems);
     index.entries.push(entry);
-    index.entryLines.push(record.line);
-    const node = createNode(record, entry);
+    const node = createNode(table, table.length - 1, entry);
     index.nodes.set(entry.id, node);
     added.push(node);
     applyLabelOrName(index, entry);
@@ -147,10 +152,9 @@ function linkAppended(index: SessionIndex, added: readonly TreeNode[]): void {
       node.depth = 0;
       continue;
     }
-    node.parentId = parentId;
     node.parent = parent;
     node.depth = parent.depth + 1;
-    addChild(parent, node.id);
+    parent.addChild(node.id);
     orderChildren(index.nodes, parent);
   }
 }
@@ -167,15 +171,15 @@ function trailingAfter(index: SessionIndex, tail: ParsedSession, resumedLine: nu
  * parent already indexed, earlier in the tail, or missing for good (not
  * something an existing orphan waits for).
  */
-function appendsCleanly(index: SessionIndex, records: readonly EntryRecord[]): boolean {
+function appendsCleanly(index: SessionIndex, records: RecordTable): boolean {
   const waitedFor = new Set<string>();
   for (const id of index.orphans) {
     const parentId = declaredParentId(index.nodes.get(id)!.entry);
     if (parentId !== null) waitedFor.add(parentId);
   }
   const tailIds = new Set<string>();
-  for (const record of records) {
-    const id = record.value.id;
+  for (let row = 0; row < records.length; row++) {
+    const id = records.value(row).id;
     if (typeof id !== "string" || id === "" || index.nodes.has(id) || tailIds.has(id) || waitedFor.has(id)) {
       return false;
     }
@@ -183,10 +187,11 @@ function appendsCleanly(index: SessionIndex, records: readonly EntryRecord[]): b
   }
   // A parent named before it appears (later in the same tail) would be an orphan now but not in a fresh read.
   const seen = new Set<string>();
-  for (const record of records) {
-    const parentId = record.value.parentId;
+  for (let row = 0; row < records.length; row++) {
+    const value = records.value(row);
+    const parentId = value.parentId;
     if (typeof parentId === "string" && tailIds.has(parentId) && !seen.has(parentId)) return false;
-    seen.add(record.value.id as string);
+    seen.add(value.id as string);
   }
   return true;
 }

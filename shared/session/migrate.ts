@@ -5,14 +5,19 @@
  * position, so the same file gets the same ids every time it is opened.
  */
 
-import type { EntryRecord, ParsedSession } from "./parse.ts";
+import type { ParsedSession } from "./parse.ts";
+import type { EntryRecord, RecordTable } from "./record-table.ts";
 import { type Problem, problem } from "./problems.ts";
 import { CURRENT_SESSION_VERSION } from "./types.ts";
 
 export function sessionVersion(parsed: ParsedSession): number {
   if (parsed.header === null) {
     // No header declares a version: entries that carry ids are version 2 or later.
-    return parsed.records.some((record) => typeof record.value.id === "string") ? CURRENT_SESSION_VERSION : 1;
+    const records = parsed.records;
+    for (let row = 0; row < records.length; row++) {
+      if (typeof records.value(row).id === "string") return CURRENT_SESSION_VERSION;
+    }
+    return 1;
   }
   const version = parsed.header.version;
   return typeof version === "number" ? version : 1;
@@ -52,11 +57,12 @@ export function migrateInMemory(parsed: ParsedSession): number {
  * an id and follows the entry before it in the file. Each repair is reported;
  * the file keeps its bytes.
  */
-function chainUnidentifiedEntries(records: EntryRecord[], problems: Problem[]): void {
+function chainUnidentifiedEntries(records: RecordTable, problems: Problem[]): void {
   const used = new Set<string>();
   for (const record of records) if (isUsableId(record.value.id)) used.add(record.value.id);
   let previousId: string | null = null;
-  for (const record of records) {
+  for (let row = 0; row < records.length; row++) {
+    const record = records.at(row);
     const hasId = isUsableId(record.value.id);
     const hasParent = "parentId" in record.value;
     if (!hasId || !hasParent) {
@@ -85,9 +91,9 @@ function chainUnidentifiedEntries(records: EntryRecord[], problems: Problem[]): 
               { entryId: id },
             ),
       );
-      record.value = value;
+      records.setValue(row, value);
     }
-    previousId = record.value.id as string;
+    previousId = records.value(row).id as string;
   }
 }
 
@@ -95,12 +101,13 @@ function isUsableId(id: unknown): id is string {
   return typeof id === "string" && id.length > 0;
 }
 
-function migrateV1ToV2(records: EntryRecord[]): void {
+function migrateV1ToV2(records: RecordTable): void {
   const used = new Set<string>();
-  const byPiIndex = new Map<number, EntryRecord>();
-  for (const record of records) byPiIndex.set(record.piIndex, record);
+  const byPiIndex = new Map<number, number>();
+  for (let row = 0; row < records.length; row++) byPiIndex.set(records.piIndex(row), row);
   let previousId: string | null = null;
-  for (const record of records) {
+  for (let row = 0; row < records.length; row++) {
+    const record = records.at(row);
     const value: Record<string, unknown> = { ...record.value };
     const id = deterministicId(record, used);
     value.id = id;
@@ -110,16 +117,16 @@ function migrateV1ToV2(records: EntryRecord[]): void {
       // Pi resolves the index against its list as it migrates, so only earlier
       // entries have their new id yet; a later target keeps whatever id it had.
       const target = byPiIndex.get(value.firstKeptEntryIndex);
-      if (target) value.firstKeptEntryId = target.value.id;
+      if (target !== undefined) value.firstKeptEntryId = records.value(target).id;
       delete value.firstKeptEntryIndex;
     }
-    record.value = value;
+    records.setValue(row, value);
   }
 }
 
-function migrateV2ToV3(records: EntryRecord[]): void {
-  for (const record of records) {
-    const value = record.value;
+function migrateV2ToV3(records: RecordTable): void {
+  for (let row = 0; row < records.length; row++) {
+    const value = records.value(row);
     if (value.type !== "message") continue;
     const message = value.message;
     if (
@@ -127,7 +134,7 @@ function migrateV2ToV3(records: EntryRecord[]): void {
       message !== null &&
       (message as { role?: unknown }).role === "hookMessage"
     ) {
-      record.value = { ...value, message: { ...message, role: "custom" } };
+      records.setValue(row, { ...value, message: { ...message, role: "custom" } });
     }
   }
 }

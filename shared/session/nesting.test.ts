@@ -78,8 +78,8 @@ describe("nesting", () => {
         parsed.problems.map(({ kind, line, entryId, severity }) => ({ kind, line, entryId, severity })),
       ).toEqual([{ kind: "too-deep", line: 2, entryId: "d", severity: "error" }]);
       expect(parsed.problems[0]!.message).toBe(NESTING_TEXT.problem(["message.content"]));
-      expect(parsed.records.map((record) => record.value.id)).toEqual(["d", "e"]);
-      expect(JSON.stringify(parsed.records.map((record) => record.value))).not.toContain("[[[");
+      expect([...parsed.records].map((record) => record.value.id)).toEqual(["d", "e"]);
+      expect(JSON.stringify([...parsed.records].map((record) => record.value))).not.toContain("[[[");
     }
   });
 
@@ -90,7 +90,7 @@ describe("nesting", () => {
       const parsed = parseSessionBytes(`${header}\n${line}\n`, { mode });
       expect(parsed.problems).toEqual([]);
     }
-    expect(parseSessionBytes(`${header}\n${line}\n`, { mode: "full" }).records[0]!.value.data).toEqual(
+    expect(parseSessionBytes(`${header}\n${line}\n`, { mode: "full" }).records.value(0).data).toEqual(
       arrays(MAX_ENTRY_DEPTH - 1),
     );
   });

@@ -12,38 +12,16 @@
 import { LineSplitter, type RawLine } from "./line-splitter.ts";
 import { boundEntryDepth, NESTING_TEXT } from "./nesting.ts";
 import { HEADER_PROBLEM_TEXT, type Problem, problem } from "./problems.ts";
+import { RecordTable } from "./record-table.ts";
 import { skimLine } from "./skim.ts";
 import { stubOf } from "./stub.ts";
-import { type EntryFacts, entryFacts } from "./facts.ts";
+import { entryFacts } from "./facts.ts";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./types.ts";
 
 /** V8 cannot hold a longer string (2^29 - 24 UTF-16 units); such a line cannot be decoded. */
 export const MAX_DECODABLE_LINE_BYTES = 2 ** 29 - 24;
 
-/** One JSON object line of the file, other than the header. */
-export interface EntryRecord {
-  /** The parsed object, exactly as `JSON.parse` returned it (migrations may add fields in memory). */
-  value: Record<string, unknown>;
-  line: number;
-  offset: number;
-  /** Bytes of the line, without its `\n`. */
-  byteLength: number;
-  /**
-   * Position in Pi's own list of parsed values (header included), which
-   * version-1 compactions address by `firstKeptEntryIndex`.
-   */
-  piIndex: number;
-  /**
-   * True when `value` is a skim (see `skim.ts`): the entry's small fields
-   * only, its body to be parsed from `offset`/`byteLength` when needed.
-   */
-  deferred: boolean;
-  /**
-   * In `structure-with-facts` mode, the facts of a deferred entry whose line
-   * was parsed whole (see `EAGER_LINE_MAX_BYTES`), so they need no second read.
-   */
-  facts?: EntryFacts | undefined;
-}
+export type { EntryRecord } from "./record-table.ts";
 
 /**
  * `full` parses every line with `JSON.parse`. `structure` validates every
@@ -62,7 +40,8 @@ export const EAGER_LINE_MAX_BYTES = 256 * 1024;
 export interface ParsedSession {
   header: SessionHeader | null;
   headerLine: number | null;
-  records: EntryRecord[];
+  /** One row per entry line, in line order. */
+  records: RecordTable;
   problems: Problem[];
   /** Bytes consumed, including an unterminated last line. */
   byteLength: number;
@@ -122,7 +101,7 @@ export class SessionParser {
     this.result = {
       header: start?.header ?? null,
       headerLine: start?.headerLine ?? null,
-      records: [],
+      records: new RecordTable(),
       problems: [],
       byteLength: start?.offset ?? 0,
       lineCount: start ? start.lineNumber - 1 : 0,
@@ -219,15 +198,15 @@ export class SessionParser {
     this.result.trailingNonEntryLine = null;
     if (!raw.terminated && this.result.unterminatedLastLine) this.result.unterminatedLastLine.parsed = true;
     this.shareParentId(outcome.stub);
-    this.result.records.push({
-      value: outcome.stub,
-      line: raw.lineNumber,
-      offset: raw.offset,
-      byteLength: raw.bytes.length,
-      piIndex: this.piIndex++,
-      deferred: true,
-      facts: undefined,
-    });
+    this.result.records.push(
+      outcome.stub,
+      raw.lineNumber,
+      raw.offset,
+      raw.bytes.length,
+      this.piIndex++,
+      true,
+      undefined,
+    );
     return true;
   }
 
@@ -282,16 +261,7 @@ export class SessionParser {
         ? entryFacts(object as SessionEntry)
         : undefined;
     const kept = deferred ? this.shareParentId(stubOf(object)) : object;
-    // Every record has the same fields from the start (one shape; `facts` added later would cost a property array each).
-    this.result.records.push({
-      value: kept,
-      line: lineNumber,
-      offset: raw.offset,
-      byteLength: raw.bytes.length,
-      piIndex,
-      deferred,
-      facts,
-    });
+    this.result.records.push(kept, lineNumber, raw.offset, raw.bytes.length, piIndex, deferred, facts);
   }
 
   /**

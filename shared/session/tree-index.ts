@@ -17,7 +17,8 @@ import { isArchiveMarkerEntry } from "./arbor-entries.ts";
 import type { EntryFacts } from "./facts.ts";
 import { validateEntry } from "./entry-validation.ts";
 import { migrateInMemory } from "./migrate.ts";
-import type { EntryRecord, ParsedSession } from "./parse.ts";
+import type { ParsedSession } from "./parse.ts";
+import type { RecordTable } from "./record-table.ts";
 import { type Problem, problem } from "./problems.ts";
 import { linkParents, sortChildren } from "./tree-links.ts";
 import type { SessionEntry, SessionHeader } from "./types.ts";
@@ -29,17 +30,27 @@ export interface TreeNode {
   readonly line: number;
   readonly offset: number;
   readonly byteLength: number;
-  /** Parent in the tree: `null` for roots, orphans and the entry where a cycle was broken. */
-  parentId: string | null;
-  /** The parent node itself (`null` with `parentId`): walks follow it without id lookups. */
+  /** Parent in the tree: `null` for roots, orphans and the entry where a cycle was broken (`parent`'s id). */
+  readonly parentId: string | null;
+  /** The parent node itself: walks follow it without id lookups. */
   parent: TreeNode | null;
   /** `entry` is a skim; the whole entry is read on demand (`EntryReader.entryOfNode`). */
   readonly deferred: boolean;
-  /** Child ids in Pi's `/tree` order: by timestamp, file order on ties (grown by `addChild`). */
-  children: string[];
+  /**
+   * Child ids in Pi's `/tree` order: by timestamp, file order on ties. Read
+   * only, and possibly made for this read (a node with one child keeps just
+   * its id): the tree's builders change it through `addChild` and `setChildren`.
+   */
+  readonly children: readonly string[];
+  /** `children.length`, without making a list to read it from. */
+  readonly childCount: number;
   depth: number;
   /** Role, preview, tool names, token estimate: kept from the parse, or computed when first asked (`EntryReader.factsOfNode`). */
   facts: EntryFacts | undefined;
+  /** Adds `id` after the other children (the builders in tree-links.ts and extend-index.ts only). */
+  addChild(id: string): void;
+  /** Replaces the children by a copy of `ids` (the builders in tree-links.ts only: sorting, cutting a cycle). */
+  setChildren(ids: readonly string[]): void;
 }
 
 export interface LabelState {
@@ -54,8 +65,6 @@ export interface SessionIndex {
   version: number;
   /** Every entry in file order, as Pi's `getEntries()` lists them (an overridden duplicate too). */
   entries: SessionEntry[];
-  /** Line of each of `entries`. */
-  entryLines: number[];
   /** Pi's `byId`: the later line wins for a duplicate id (each node's entry, seen by id). */
   byId: ReadonlyMap<string, SessionEntry>;
   nodes: Map<string, TreeNode>;
@@ -94,7 +103,7 @@ export interface SessionIndex {
 export interface IndexSource {
   header: SessionHeader | null;
   headerLine: number | null;
-  records: EntryRecord[];
+  records: RecordTable;
   parseProblems: Problem[];
 }
 
@@ -109,10 +118,7 @@ export function buildSessionIndex(parsed: ParsedSession): SessionIndex {
   };
   const version = migrateInMemory(parsed);
   const problems = parsed.problems;
-  const { entries, entryLines, nodes, labels, sessionName, archiveMarkers } = indexRecords(
-    parsed.records,
-    problems,
-  );
+  const { entries, nodes, labels, sessionName, archiveMarkers } = indexRecords(parsed.records, problems);
   const { roots, orphans } = linkParents(nodes, problems);
   sortChildren(nodes);
   const lastEntry = entries[entries.length - 1];
@@ -122,7 +128,6 @@ export function buildSessionIndex(parsed: ParsedSession): SessionIndex {
     headerLine: parsed.headerLine,
     version,
     entries,
-    entryLines,
     byId: new EntriesById(nodes),
     nodes,
     roots,
@@ -137,7 +142,7 @@ export function buildSessionIndex(parsed: ParsedSession): SessionIndex {
     byteLength: parsed.byteLength,
     lineCount: parsed.lineCount,
     unterminatedLastLine: parsed.unterminatedLastLine,
-    deferredBodies: parsed.records.some((record) => record.deferred),
+    deferredBodies: parsed.records.someDeferred(),
     source,
   };
 }
@@ -145,7 +150,6 @@ export function buildSessionIndex(parsed: ParsedSession): SessionIndex {
 /** What one pass over the records gives: the entries, a node per id, and the labels and name they set. */
 interface IndexedRecords {
   entries: SessionEntry[];
-  entryLines: number[];
   nodes: Map<string, TreeNode>;
   labels: Map<string, LabelState>;
   sessionName: string | undefined;
@@ -153,27 +157,24 @@ interface IndexedRecords {
 }
 
 /** Validates each record and makes its node, in file order (nodes are not linked yet). */
-function indexRecords(records: readonly EntryRecord[], problems: Problem[]): IndexedRecords {
+function indexRecords(records: RecordTable, problems: Problem[]): IndexedRecords {
   const count = records.length;
-  // Made at their final length: grown by pushes, a million entries leave their old stores behind at the open's peak.
+  // Made at its final length: grown by pushes, a million entries leave their old stores behind at the open's peak.
   const entries = new Array<SessionEntry>(count);
-  const entryLines = new Array<number>(count);
   const indexed: IndexedRecords = {
     entries,
-    entryLines,
     nodes: new Map(),
     labels: new Map(),
     sessionName: undefined,
     archiveMarkers: [],
   };
-  const ids = new IdTable(indexed.nodes, problems, entries, entryLines);
+  const ids = new IdTable(indexed.nodes, problems, entries, records);
   for (let i = 0; i < count; i++) {
-    const record = records[i]!;
-    const entry = validateEntry(record, problems);
+    const line = records.line(i);
+    const entry = validateEntry(records.value(i), line, problems);
     // The node keeps the facts the parser kept (structure-with-facts); a later line with the same id replaces it.
-    ids.add(createNode(record, entry), i);
+    ids.add(createNode(records, i, entry), i);
     entries[i] = entry;
-    entryLines[i] = record.line;
     applyLabelOrName(indexed, entry);
   }
   return indexed;
@@ -190,12 +191,12 @@ class IdTable {
   /** Filled only for ids seen twice: the line that used the id first. */
   private readonly firstLineOfId = new Map<string, number>();
 
-  /** `entries` and `entryLines`: the index's lists, filled in file order as nodes are added. */
+  /** `entries`: the index's list, filled in file order as nodes are added, each from its row of `records`. */
   constructor(
     private readonly nodes: Map<string, TreeNode>,
     private readonly problems: Problem[],
     private readonly entries: readonly SessionEntry[],
-    private readonly entryLines: readonly number[],
+    private readonly records: RecordTable,
   ) {}
 
   /** Adds the node of the entry after the first `entriesBefore` entries. */
@@ -210,7 +211,7 @@ class IdTable {
     } else if (nodes.size === size) {
       // The first id used again: the entries before say which line of each id came last.
       const latestLineOfId = new Map<string, number>();
-      for (let i = 0; i < entriesBefore; i++) latestLineOfId.set(this.entries[i]!.id, this.entryLines[i]!);
+      for (let i = 0; i < entriesBefore; i++) latestLineOfId.set(this.entries[i]!.id, this.records.line(i));
       previousLine = latestLineOfId.get(node.id);
       latestLineOfId.set(node.id, node.line);
       this.latestLineOfId = latestLineOfId;
@@ -239,57 +240,88 @@ class IdTable {
   }
 }
 
-export function createNode(record: EntryRecord, entry: SessionEntry): TreeNode {
-  return new IndexNode(record, entry);
+/** The node of the entry parsed into `row` of `records`. */
+export function createNode(records: RecordTable, row: number, entry: SessionEntry): TreeNode {
+  return new IndexNode(records, row, entry);
 }
 
-/**
- * Every node's children until its first (`addChild` gives it an array of its
- * own): a million leaves-to-be would otherwise each make an empty array only
- * to drop it (32 B an entry of garbage at the open's peak). Frozen, so a push
- * onto it throws instead of giving every node the child.
- */
-const NO_CHILDREN = Object.freeze([]) as unknown as string[];
+/** The children of a node without any: shared, and frozen so no writer can give every node a child. */
+const NO_CHILDREN: readonly string[] = Object.freeze([]);
 
 /**
- * A node reads its id from its entry, and its line, bytes and deferral from
- * the parse record it was made from, which the index keeps anyway
- * (`source.records`): four fields less in each of a million nodes (32 B an
- * entry). `facts` stays the node's own: facts computed later must not change
- * the record (a saved parse holds only those the parse kept).
+ * A node reads its id from its entry, its parent's id from its parent, and
+ * its line, bytes and deferral from its row of the parse records, which the
+ * index keeps anyway (`source.records`), and its facts from there too: six
+ * fields less in each of a million nodes. Facts computed later go to the
+ * records' later facts, not over the parse's (a saved parse holds only those).
  */
 class IndexNode implements TreeNode {
-  parentId: string | null = null;
   parent: TreeNode | null = null;
-  children: string[] = NO_CHILDREN;
+  /**
+   * No child (`NO_CHILDREN`), one child's id, or an array of two or more of
+   * this node's own. Almost every node has exactly one child: an array for
+   * it would cost 56 B an entry.
+   */
+  private childIds: string | readonly string[] = NO_CHILDREN;
   depth = -1;
-  facts: EntryFacts | undefined;
 
   constructor(
-    private readonly record: EntryRecord,
+    private readonly records: RecordTable,
+    private readonly row: number,
     readonly entry: SessionEntry,
-  ) {
-    this.facts = record.facts;
+  ) {}
+
+  get facts(): EntryFacts | undefined {
+    return this.records.laterFacts(this.row) ?? this.records.facts(this.row);
+  }
+
+  set facts(facts: EntryFacts | undefined) {
+    this.records.setLaterFacts(this.row, facts);
   }
 
   get id(): string {
     return this.entry.id;
   }
 
+  get parentId(): string | null {
+    return this.parent === null ? null : this.parent.id;
+  }
+
   get line(): number {
-    return this.record.line;
+    return this.records.line(this.row);
   }
 
   get offset(): number {
-    return this.record.offset;
+    return this.records.offset(this.row);
   }
 
   get byteLength(): number {
-    return this.record.byteLength;
+    return this.records.byteLength(this.row);
   }
 
   get deferred(): boolean {
-    return this.record.deferred;
+    return this.records.deferred(this.row);
+  }
+
+  get children(): readonly string[] {
+    const ids = this.childIds;
+    return typeof ids === "string" ? [ids] : ids;
+  }
+
+  get childCount(): number {
+    const ids = this.childIds;
+    return typeof ids === "string" ? 1 : ids.length;
+  }
+
+  addChild(id: string): void {
+    const ids = this.childIds;
+    if (typeof ids === "string") this.childIds = [ids, id];
+    else if (ids.length === 0) this.childIds = id;
+    else (ids as string[]).push(id);
+  }
+
+  setChildren(ids: readonly string[]): void {
+    this.childIds = ids.length === 0 ? NO_CHILDREN : ids.length === 1 ? ids[0]! : ids.slice();
   }
 }
 
@@ -318,6 +350,16 @@ function applyLabel(labels: Map<string, LabelState>, entry: SessionEntry & { typ
   // Pi: a truthy label sets it; anything else (absent, undefined, "") clears it.
   if (entry.label) labels.set(target, { label: String(entry.label), timestamp: entry.timestamp });
   else labels.delete(target);
+}
+
+/** The line of `index.entries[at]` (each entry was read from the row of the records at its position). */
+export function entryLineAt(index: SessionIndex, at: number): number {
+  return index.source.records.line(at);
+}
+
+/** The line of each of `index.entries`, as a list. */
+export function entryLinesOf(index: SessionIndex): number[] {
+  return index.entries.map((_, at) => entryLineAt(index, at));
 }
 
 /** Ids from a root down to `id` along tree parents (cycle-free by construction). */

@@ -28,7 +28,7 @@ export function linkParents(
   const roots: string[] = [];
   for (const node of nodes.values()) {
     if (node.parent === null) roots.push(node.id);
-    else addChild(node.parent, node.id);
+    else node.parent.addChild(node.id);
   }
   // Every node reachable from a root gets its depth; those left over hang in or below a parent cycle.
   if (assignDepths(nodes) < nodes.size) {
@@ -38,8 +38,8 @@ export function linkParents(
   // `nodes` iterates in first-insertion order; Pi lists roots and children in file order of the winning line.
   roots.sort((a, b) => nodes.get(a)!.line - nodes.get(b)!.line);
   for (const node of nodes.values()) {
-    if (node.children.length > 1 && !isSortedByLine(nodes, node.children)) {
-      node.children.sort((a, b) => nodes.get(a)!.line - nodes.get(b)!.line);
+    if (node.childCount > 1 && !isSortedByLine(nodes, node.children)) {
+      node.setChildren([...node.children].sort((a, b) => nodes.get(a)!.line - nodes.get(b)!.line));
     }
   }
   return { roots, orphans };
@@ -66,14 +66,13 @@ function attachParents(nodes: Map<string, TreeNode>, problems: Problem[]): strin
       continue;
     }
     // The parent's own id string: the copy each line decoded goes (a stub is ours to change; 24 B an entry).
-    node.parentId = parent.id;
     if (node.deferred) (node.entry as { parentId: unknown }).parentId = parent.id;
     node.parent = parent;
   }
   return orphans;
 }
 
-function isSortedByLine(nodes: Map<string, TreeNode>, ids: string[]): boolean {
+function isSortedByLine(nodes: Map<string, TreeNode>, ids: readonly string[]): boolean {
   for (let i = 1; i < ids.length; i++) {
     if (nodes.get(ids[i - 1]!)!.line > nodes.get(ids[i]!)!.line) return false;
   }
@@ -99,7 +98,7 @@ function breakCycles(nodes: Map<string, TreeNode>, problems: Problem[]): TreeNod
     while (node && !walkOf.has(node)) {
       walkOf.set(node, walk);
       path.push(node);
-      node = node.parentId === null ? undefined : nodes.get(node.parentId);
+      node = node.parent ?? undefined;
     }
     if (!node || walkOf.get(node) !== walk) continue;
     // `node` was reached twice in this walk: the cycle is path[index of node ..].
@@ -117,9 +116,8 @@ function breakCycles(nodes: Map<string, TreeNode>, problems: Problem[]): TreeNod
       );
     }
     for (const member of cycle) {
-      const parent = nodes.get(member.parentId!)!;
-      parent.children.splice(parent.children.indexOf(member.id), 1);
-      member.parentId = null;
+      const parent = member.parent!;
+      parent.setChildren(parent.children.filter((id) => id !== member.id));
       member.parent = null;
       cut.push(member);
     }
@@ -131,14 +129,14 @@ function breakCycles(nodes: Map<string, TreeNode>, problems: Problem[]): TreeNod
 export function sortChildren(nodes: Map<string, TreeNode>): void {
   const time = (id: string) => new Date(nodes.get(id)!.entry.timestamp).getTime();
   for (const node of nodes.values()) {
+    if (node.childCount < 2) continue;
     const children = node.children;
-    if (children.length < 2) continue;
     let sorted = true;
     for (let i = 1; i < children.length && sorted; i++) {
       if (!(time(children[i - 1]!) <= time(children[i]!))) sorted = false;
     }
     // The same comparator as Pi's, NaN included, so even odd timestamps order the same way.
-    if (!sorted) children.sort((a, b) => time(a) - time(b));
+    if (!sorted) node.setChildren([...children].sort((a, b) => time(a) - time(b)));
   }
 }
 
@@ -180,15 +178,6 @@ function assignDepths(nodes: Map<string, TreeNode>): number {
   return reached;
 }
 
-/**
- * Most nodes have one child: the first gets an array of exactly one, where a
- * push onto an empty array would reserve room for 17 (100k nodes: ~15 MB).
- */
-export function addChild(parent: TreeNode, id: string): void {
-  if (parent.children.length === 0) parent.children = [id];
-  else parent.children.push(id);
-}
-
 /** Keeps one child list in Pi's order after an append: file order, then a stable sort by time. */
 export function orderChildren(nodes: Map<string, TreeNode>, parent: TreeNode): void {
   const children = parent.children;
@@ -197,8 +186,8 @@ export function orderChildren(nodes: Map<string, TreeNode>, parent: TreeNode): v
   const time = (id: string) => new Date(nodes.get(id)!.entry.timestamp).getTime();
   // The new child has the latest line; it is in place if it is not earlier than its left neighbour.
   if (time(children[n - 2]!) <= time(children[n - 1]!)) return;
-  children.sort((a, b) => nodes.get(a)!.line - nodes.get(b)!.line);
-  children.sort((a, b) => time(a) - time(b));
+  const ordered = [...children].sort((a, b) => nodes.get(a)!.line - nodes.get(b)!.line);
+  parent.setChildren(ordered.sort((a, b) => time(a) - time(b)));
 }
 
 export function selfParentProblem(node: TreeNode): Problem {

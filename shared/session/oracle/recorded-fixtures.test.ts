@@ -27,6 +27,7 @@ import {
   type AgentMessage,
   buildSessionContext,
   contextGraphOf,
+  entryLineAt,
   inMemoryEntryReader,
   convertToLlm,
   readSession,
@@ -168,7 +169,7 @@ describe.skipIf(fixtureNames.length === 0)(
               typeof id === "string" ? (map.get(id) ?? `missing ${id}`) : id;
             arbor.entries.forEach((entry, i) => {
               const piEntry = piEntries[i]!;
-              const what = `${piName}: entry ${i} (line ${arbor.entryLines[i]})`;
+              const what = `${piName}: entry ${i} (line ${entryLineAt(arbor, i)})`;
               assertSame(
                 position(positionOfArbor, entry.parentId),
                 position(positionOfPi, piEntry.parentId),
