@@ -276,6 +276,57 @@ describe("contexts in pages", () => {
     expect(after.messageCount).toBe(first.messageCount + 1);
   });
 
+  it("follows a growing file's leaf: each new leaf's context, grown from the last, is the one built afresh", async () => {
+    const { leafId } = writeChain(fixture.samplePath, 3_000);
+    const host = await openSample();
+    let parentId = leafId;
+    // One form at a time, as a window asks: a context grows from the last one of its form.
+    for (let round = 0; round < 6; round++) {
+      const llm = round >= 3;
+      if (round === 0 || round === 3)
+        await request(host.handlers, "session.context", { leafId: parentId, llm });
+      const appended = waitForEvent(host, "session.appended");
+      const lines = [0, 1, 2].map((k) => {
+        const id = `follow${round}${k}`;
+        const message =
+          k === 1
+            ? {
+                role: "assistant",
+                content: [{ type: "text", text: `answer ${round}` }],
+                provider: "anthropic",
+                model: `claude-${round}`,
+                usage: {
+                  input: 5,
+                  output: 1,
+                  cacheRead: round,
+                  cacheWrite: 0,
+                  totalTokens: 6 + round,
+                  cost: { total: 0.25 },
+                },
+                stopReason: "stop",
+                timestamp: round,
+              }
+            : { role: "user", content: `question ${round}.${k}`, timestamp: round };
+        const line = {
+          type: "message",
+          id,
+          parentId,
+          timestamp: `2026-03-0${round + 1}T00:00:0${k}.000Z`,
+          message,
+        };
+        parentId = id;
+        return `${JSON.stringify(line)}\n`;
+      });
+      appendFileSync(fixture.samplePath, lines.join(""));
+      await appended;
+      const whole = await readWholeContext(clientOf(host), parentId, llm);
+      const expected = oracle(fixture.samplePath, parentId, llm);
+      expect(whole, `round ${round}, llm ${llm}`).toEqual(expected.whole);
+      expect(whole.messages.map((item) => item.message)).toEqual(expected.pi.messages);
+      expect(whole.llm).toEqual(llm ? convertToLlm(expected.pi.messages) : null);
+    }
+  });
+
   it("refuses ranges out of bounds, in the parameters or in the context", async () => {
     const { leafId } = writeChain(fixture.samplePath, 30);
     const host = await openSample();

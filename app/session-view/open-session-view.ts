@@ -42,6 +42,7 @@ import type { LibraryView } from "../library-view/library-view.ts";
 import { DisposableObject, toDisposable } from "../../shared/lifecycle/disposable.ts";
 import type { OpenSession, SessionReloadReason } from "../runtime/open-session.ts";
 import { LIVE_WINDOW_MS } from "../store/append.ts";
+import { editTargetsOnPath, grownContextView } from "../../shared/ipc/leaf-context-grown.ts";
 import { savedLeafContext, savedLeafEntry, sessionViewFromSaved } from "./saved-view-answers.ts";
 import { SentView } from "./sent-view.ts";
 import {
@@ -52,6 +53,16 @@ import {
   type TextSource,
   WholeTexts,
 } from "./text-answers.ts";
+
+/** The whole context last asked for, ready to page (see `OpenSessionView.paged`). */
+interface PagedAnswer {
+  key: string;
+  context: PagedContext;
+  /** Each entry's line length, for a context built from the index (undefined: from a saved view). */
+  lineBytes: LineBytes | undefined;
+  /** The ids the context edits on its path name, once a context was grown from it (`editTargetsOnPath`). */
+  editTargets: ReadonlySet<string> | undefined;
+}
 
 /** See `SessionViewServices.indexBuildDelayMs`: long enough for a window to draw a 100k-entry session's map. */
 export const INDEX_BUILD_DELAY_MS = 1000;
@@ -89,7 +100,7 @@ export class OpenSessionView extends DisposableObject {
    * change the context of a leaf already there (its path and the entries on
    * it stay as they are); dropped when the file is read again.
    */
-  private paged: { key: string; context: PagedContext; lineBytes: LineBytes | undefined } | undefined;
+  private paged: PagedAnswer | undefined;
   /** The index build `buildIndexSoon` scheduled: null while it waits for the replies to leave. */
   private indexBuild: ReturnType<typeof setTimeout> | null | undefined;
   /** One search per index: its texts are built on the first search and kept while the index grows by appends. */
@@ -144,20 +155,45 @@ export class OpenSessionView extends DisposableObject {
     return this.wholeTexts.page(source, path, offset, length);
   }
 
-  private pagedContext(leafId: string | null, llm: boolean): NonNullable<OpenSessionView["paged"]> {
+  private pagedContext(leafId: string | null, llm: boolean): PagedAnswer {
     const key = JSON.stringify([leafId, llm]);
     if (this.paged?.key === key) return this.paged;
     const saved = savedLeafContext(this.session.savedView, leafId, llm);
     if (saved) {
       this.buildIndexSoon();
-      this.paged = { key, context: pagedContext(saved), lineBytes: undefined };
+      this.paged = { key, context: pagedContext(saved), lineBytes: undefined, editTargets: undefined };
     } else {
       const { index, reader } = this.session;
       const lineBytes: LineBytes = (entryId) => index.nodes.get(entryId)?.byteLength;
-      const whole = contextView(index, reader, leafId, llm);
-      this.paged = { key, context: pagedContext(whole, lineBytes), lineBytes };
+      const grown = this.grownContext(leafId, llm);
+      const whole = grown?.whole ?? contextView(index, reader, leafId, llm);
+      this.paged = {
+        key,
+        context: pagedContext(whole, lineBytes),
+        lineBytes,
+        editTargets: grown?.editTargets,
+      };
     }
     return this.paged;
+  }
+
+  /**
+   * Following the leaf of a live session asks for the context of an entry
+   * just below the last one built: grown from it, at the cost of the entries
+   * between (`grownContextView`), when it can be.
+   */
+  private grownContext(leafId: string | null, llm: boolean) {
+    const last = this.paged;
+    const from = last?.context.whole;
+    if (!last || !from || last.lineBytes === undefined || leafId === null || from.leafId === null)
+      return null;
+    if ((from.llm !== null) !== llm) return null;
+    const { index, reader } = this.session;
+    // One walk of the path, the first time; the messages a context grows by name no entry.
+    const editTargets = last.editTargets ?? editTargetsOnPath(index, from.leafId);
+    last.editTargets = editTargets;
+    const whole = grownContextView(index, reader, from, leafId, editTargets);
+    return whole === null ? null : { whole, editTargets };
   }
 
   private wholeEntry(entryId: string): EntryDetail {

@@ -80,7 +80,7 @@ function modelMessages(messages: readonly ContextMessageView[]): { llm: LlmMessa
 }
 
 /** Counts an assistant message's recorded cost (`usage.cost.total`), as Pi recorded it. */
-function addCost(cost: { total: number; answers: number }, message: AgentMessage): void {
+export function addCost(cost: { total: number; answers: number }, message: AgentMessage): void {
   if (message.role !== "assistant") return;
   const total = (message as { usage?: { cost?: { total?: unknown } } }).usage?.cost?.total;
   if (typeof total === "number" && Number.isFinite(total)) {
@@ -107,7 +107,7 @@ export function pathRuns(pathIds: readonly string[], giving: ReadonlySet<string>
 }
 
 /** Pi's estimate for one context message (what it contributes, after any context edit). */
-function messageTokenEstimate(entry: SessionEntry, message: AgentMessage): number {
+export function messageTokenEstimate(entry: SessionEntry, message: AgentMessage): number {
   return entryFacts({ type: "message", id: entry.id, parentId: null, timestamp: "", message }).tokenEstimate;
 }
 
@@ -128,15 +128,21 @@ export function lastInputTokens(
     const skim = node.entry.message as unknown;
     if (!isRecord(skim) || skim.role !== "assistant") continue;
     const entry = reader.entryOfNode(node);
-    const message = entry.type === "message" ? (entry.message as unknown) : undefined;
-    if (!isRecord(message) || message.stopReason === "aborted" || message.stopReason === "error") continue;
-    const usage = message.usage;
-    if (!isRecord(usage)) continue;
-    const count = (key: string) => (typeof usage[key] === "number" ? (usage[key] as number) : 0);
-    const total =
-      count("totalTokens") || count("input") + count("output") + count("cacheRead") + count("cacheWrite");
-    if (total <= 0) continue;
-    return count("input") + count("cacheRead") + count("cacheWrite");
+    const tokens = entry.type === "message" ? inputTokensOf(entry.message as unknown) : undefined;
+    if (tokens !== undefined) return tokens;
   }
   return null;
+}
+
+/** One assistant message's prompt size (see `lastInputTokens`), undefined when Pi would not trust its usage. */
+export function inputTokensOf(message: unknown): number | undefined {
+  if (!isRecord(message) || message.stopReason === "aborted" || message.stopReason === "error")
+    return undefined;
+  const usage = message.usage;
+  if (!isRecord(usage)) return undefined;
+  const count = (key: string) => (typeof usage[key] === "number" ? (usage[key] as number) : 0);
+  const total =
+    count("totalTokens") || count("input") + count("output") + count("cacheRead") + count("cacheWrite");
+  if (total <= 0) return undefined;
+  return count("input") + count("cacheRead") + count("cacheWrite");
 }
