@@ -327,6 +327,24 @@ describe("contexts in pages", () => {
     }
   });
 
+  it("builds a context again once the index is rebuilt: an orphan whose parent arrives has a longer path", async () => {
+    const { leafId } = writeChain(fixture.samplePath, 40);
+    const host = await openSample();
+    const line = (id: string, parentId: string, content: string) =>
+      `${JSON.stringify({ type: "message", id, parentId, timestamp: "2026-04-01T00:00:00.000Z", message: { role: "user", content, timestamp: 1 } })}\n`;
+    let appended = waitForEvent(host, "session.appended");
+    appendFileSync(fixture.samplePath, line("orphan1", "parent1", "its parent comes later"));
+    await appended;
+    const alone = await request(host.handlers, "session.context", { leafId: "orphan1", llm: false });
+    expect(alone.messageCount).toBe(1);
+    appended = waitForEvent(host, "session.appended");
+    appendFileSync(fixture.samplePath, line("parent1", leafId, "the parent"));
+    await appended;
+    const whole = await readWholeContext(clientOf(host), "orphan1", false);
+    expect(whole).toEqual(oracle(fixture.samplePath, "orphan1", false).whole);
+    expect(whole.messageCount).toBeGreaterThan(2);
+  });
+
   it("refuses ranges out of bounds, in the parameters or in the context", async () => {
     const { leafId } = writeChain(fixture.samplePath, 30);
     const host = await openSample();

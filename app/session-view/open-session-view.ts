@@ -60,6 +60,8 @@ interface PagedAnswer {
   context: PagedContext;
   /** Each entry's line length, for a context built from the index (undefined: from a saved view). */
   lineBytes: LineBytes | undefined;
+  /** The index it was built from (undefined: from a saved view). */
+  index: SessionIndex | undefined;
   /** The ids the context edits on its path name, once a context was grown from it (`editTargetsOnPath`). */
   editTargets: ReadonlySet<string> | undefined;
 }
@@ -157,11 +159,20 @@ export class OpenSessionView extends DisposableObject {
 
   private pagedContext(leafId: string | null, llm: boolean): PagedAnswer {
     const key = JSON.stringify([leafId, llm]);
-    if (this.paged?.key === key) return this.paged;
+    const held = this.paged;
+    // A context holds while the index grows in place; a rebuilt one (an orphan's parent arrived, an id came
+    // again) may have moved any path.
+    if (held?.key === key && (held.index === undefined || held.index === this.session.index)) return held;
     const saved = savedLeafContext(this.session.savedView, leafId, llm);
     if (saved) {
       this.buildIndexSoon();
-      this.paged = { key, context: pagedContext(saved), lineBytes: undefined, editTargets: undefined };
+      this.paged = {
+        key,
+        context: pagedContext(saved),
+        lineBytes: undefined,
+        index: undefined,
+        editTargets: undefined,
+      };
     } else {
       const { index, reader } = this.session;
       const lineBytes: LineBytes = (entryId) => index.nodes.get(entryId)?.byteLength;
@@ -171,6 +182,7 @@ export class OpenSessionView extends DisposableObject {
         key,
         context: pagedContext(whole, lineBytes),
         lineBytes,
+        index,
         editTargets: grown?.editTargets,
       };
     }
@@ -183,12 +195,11 @@ export class OpenSessionView extends DisposableObject {
    * between (`grownContextView`), when it can be.
    */
   private grownContext(leafId: string | null, llm: boolean) {
+    const { index, reader } = this.session;
     const last = this.paged;
     const from = last?.context.whole;
-    if (!last || !from || last.lineBytes === undefined || leafId === null || from.leafId === null)
-      return null;
+    if (!last || !from || last.index !== index || leafId === null || from.leafId === null) return null;
     if ((from.llm !== null) !== llm) return null;
-    const { index, reader } = this.session;
     // One walk of the path, the first time; the messages a context grows by name no entry.
     const editTargets = last.editTargets ?? editTargetsOnPath(index, from.leafId);
     last.editTargets = editTargets;
