@@ -11,12 +11,11 @@
 
 import { isRecord } from "../session/facts.ts";
 import { messageContribution } from "../session/entry-contribution.ts";
-import { messageToLlm } from "../session/convert-to-llm.ts";
 import type { EntryReader } from "../session/entry-reader.ts";
 import type { SessionIndex, TreeNode } from "../session/tree-index.ts";
 import type { ModelRef } from "../session/types.ts";
 import type { ContextMessageView, ContextView } from "./context-view.ts";
-import { addCost, inputTokensOf, messageTokenEstimate } from "./leaf-context.ts";
+import { addCost, inputTokensOf, messageTokenEstimate, modelMessages } from "./leaf-context.ts";
 
 /** Farther below the context's leaf than this, the context is built afresh. */
 export const GROWN_CONTEXT_MAX_ENTRIES = 2_000;
@@ -73,7 +72,15 @@ export function grownContextView(
     messages.push({ entryId: node.id, message, tokenEstimate: estimate });
     addCost(cost, message);
   }
-  const llm = from.llm === null ? null : grownModelMessages(from, messages);
+  // Pi converts message by message: the old form's messages, then the new ones'.
+  const llm =
+    from.llm === null
+      ? null
+      : modelMessages(messages, {
+          llm: [...from.llm],
+          skipped: [...(from.llmSkipped ?? [])],
+          firstIndex: from.messageCount,
+        });
   return {
     leafId,
     messageCount: from.messageCount + messages.length,
@@ -102,18 +109,6 @@ function entriesBelow(index: SessionIndex, aboveId: string | null, leafId: strin
     below.push(node);
   }
   return null;
-}
-
-/** `convertToLlm` of the grown context: the old form's messages, then the new ones' (Pi converts one by one). */
-function grownModelMessages(from: ContextView, added: readonly ContextMessageView[]) {
-  const llm = [...(from.llm ?? [])];
-  const skipped = [...(from.llmSkipped ?? [])];
-  added.forEach((item, i) => {
-    const converted = messageToLlm(item.message);
-    if (converted === undefined) skipped.push(from.messageCount + i);
-    else llm.push(converted);
-  });
-  return { llm, skipped };
 }
 
 /**

@@ -67,13 +67,22 @@ export function contextView(
   };
 }
 
-/** `convertToLlm` of the messages (message by message: Pi's is), and which ones it leaves out. */
-function modelMessages(messages: readonly ContextMessageView[]): { llm: LlmMessage[]; skipped: number[] } {
-  const llm: LlmMessage[] = [];
-  const skipped: number[] = [];
+/**
+ * `convertToLlm` of the messages (message by message: Pi's is), and which ones it leaves out; `into`: the
+ * lists to add to, the first message being the context's `firstIndex`-th.
+ */
+export function modelMessages(
+  messages: readonly ContextMessageView[],
+  into: { llm: LlmMessage[]; skipped: number[]; firstIndex: number } = {
+    llm: [],
+    skipped: [],
+    firstIndex: 0,
+  },
+): { llm: LlmMessage[]; skipped: number[] } {
+  const { llm, skipped, firstIndex } = into;
   messages.forEach((item, i) => {
     const converted = messageToLlm(item.message);
-    if (converted === undefined) skipped.push(i);
+    if (converted === undefined) skipped.push(firstIndex + i);
     else llm.push(converted);
   });
   return { llm, skipped };
