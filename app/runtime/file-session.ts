@@ -99,6 +99,11 @@ export class FileSession extends DisposableObject implements OpenSession {
     return this.store.savedView;
   }
 
+  indexGrewFrom(view: SavedView): boolean {
+    this.assertOpen();
+    return this.store.indexGrewFrom(view);
+  }
+
   get cwd(): string {
     this.assertOpen();
     return this.store.cwd;

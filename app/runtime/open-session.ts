@@ -50,6 +50,11 @@ export interface OpenSession extends Disposable {
    * index has changed.
    */
   readonly savedView: SavedView | undefined;
+  /**
+   * Whether the index was built from `view`'s bytes and has since only grown
+   * by appends in place (the same object): its first entries are the view's.
+   */
+  indexGrewFrom(view: SavedView): boolean;
   /** The header's `cwd` ("" when it has none); read without building the index (see `savedView`). */
   readonly cwd: string;
   /** Modification time of the file at the last read (ms since the epoch). */

@@ -252,6 +252,58 @@ describe("contexts in pages", () => {
     expect(whole).toEqual(oracle(fixture.samplePath, leafId, false).whole);
   });
 
+  /** A session of `count` messages opened from its saved view (the index built only when needed). */
+  async function openFromSavedView(count: number) {
+    const chain = writeChain(fixture.samplePath, count);
+    const cache = createParseCache(join(fixture.folder, "open-cache"), { minBytes: 0 });
+    const opened = openIndexedFile(fixture.samplePath, { mode: "structure-with-facts", parseCache: cache });
+    opened.saveForNextOpen?.();
+    opened.close();
+    const host = await openSample(
+      fixture.host({
+        demo: false,
+        openSession: fileSessionFactory({ mode: "structure-with-facts", parseCache: cache }),
+        indexBuildDelayMs: 60_000,
+      }),
+    );
+    expect(host.runtime.session!.savedView?.leafContextJson).toBeTruthy();
+    return { ...chain, host };
+  }
+
+  const userLine = (id: string, parentId: string, content: string) =>
+    `${JSON.stringify({ type: "message", id, parentId, timestamp: "2026-04-01T00:00:00.000Z", message: { role: "user", content, timestamp: 1 } })}\n`;
+
+  it("grows the saved leaf's context when the leaf is followed: the appended entries read, not the path", async () => {
+    const { leafId, host } = await openFromSavedView(3_000);
+    await readWholeContext(clientOf(host), leafId, false);
+    const appended = waitForEvent(host, "session.appended");
+    appendFileSync(fixture.samplePath, userLine("next1", leafId, "one") + userLine("next2", "next1", "two"));
+    await appended;
+    // The index was built at the append, from the view's bytes, and grown in place.
+    const reader = host.runtime.session!.reader;
+    const read: string[] = [];
+    const entryOfNode = reader.entryOfNode.bind(reader);
+    reader.entryOfNode = (node) => {
+      read.push(node.id);
+      return entryOfNode(node);
+    };
+    const whole = await readWholeContext(clientOf(host), "next2", false);
+    expect(whole).toEqual(oracle(fixture.samplePath, "next2", false).whole);
+    expect(new Set(read)).toEqual(new Set(["next1", "next2"]));
+  });
+
+  it("builds the saved leaf's context again once an append rebuilt the index (an id on its path used again)", async () => {
+    const { leafId, messageIds, host } = await openFromSavedView(200);
+    const before = await readWholeContext(clientOf(host), leafId, false);
+    const appended = waitForEvent(host, "session.appended");
+    // Pi reads the later of two entries with one id: the leaf's path now runs through the new one.
+    appendFileSync(fixture.samplePath, userLine(messageIds[150]!, messageIds[20]!, "again"));
+    await appended;
+    const after = await readWholeContext(clientOf(host), leafId, false);
+    expect(after).toEqual(oracle(fixture.samplePath, leafId, false).whole);
+    expect(after.messageCount).not.toBe(before.messageCount);
+  });
+
   it("keeps paging a context while the file grows: an append changes no context already there", async () => {
     const { leafId } = writeChain(fixture.samplePath, 5_000);
     const host = await openSample();

@@ -42,6 +42,7 @@ import type { LibraryView } from "../library-view/library-view.ts";
 import { DisposableObject, toDisposable } from "../../shared/lifecycle/disposable.ts";
 import type { OpenSession, SessionReloadReason } from "../runtime/open-session.ts";
 import { LIVE_WINDOW_MS } from "../store/append.ts";
+import type { SavedView } from "../store/saved-view.ts";
 import { editTargetsOnPath, grownContextView } from "../../shared/ipc/leaf-context-grown.ts";
 import { savedLeafContext, savedLeafEntry, sessionViewFromSaved } from "./saved-view-answers.ts";
 import { SentView } from "./sent-view.ts";
@@ -62,6 +63,8 @@ interface PagedAnswer {
   lineBytes: LineBytes | undefined;
   /** The index it was built from (undefined: from a saved view). */
   index: SessionIndex | undefined;
+  /** The saved view it was read from, if it was. */
+  savedView: SavedView | undefined;
   /** The ids the context edits on its path name, once a context was grown from it (`editTargetsOnPath`). */
   editTargets: ReadonlySet<string> | undefined;
 }
@@ -162,7 +165,7 @@ export class OpenSessionView extends DisposableObject {
     const held = this.paged;
     // A context holds while the index grows in place; a rebuilt one (an orphan's parent arrived, an id came
     // again) may have moved any path.
-    if (held?.key === key && (held.index === undefined || held.index === this.session.index)) return held;
+    if (held?.key === key && this.stillHolds(held)) return held;
     const saved = savedLeafContext(this.session.savedView, leafId, llm);
     if (saved) {
       this.buildIndexSoon();
@@ -171,6 +174,7 @@ export class OpenSessionView extends DisposableObject {
         context: pagedContext(saved),
         lineBytes: undefined,
         index: undefined,
+        savedView: this.session.savedView,
         editTargets: undefined,
       };
     } else {
@@ -183,22 +187,32 @@ export class OpenSessionView extends DisposableObject {
         context: pagedContext(whole, lineBytes),
         lineBytes,
         index,
+        savedView: undefined,
         editTargets: grown?.editTargets,
       };
     }
     return this.paged;
   }
 
+  /** Whether a context built (or read from the saved view) is still the one of its leaf. */
+  private stillHolds(answer: PagedAnswer): boolean {
+    const { session } = this;
+    if (answer.index !== undefined) return answer.index === session.index;
+    return answer.savedView === session.savedView || session.indexGrewFrom(answer.savedView!);
+  }
+
   /**
    * Following the leaf of a live session asks for the context of an entry
    * just below the last one built: grown from it, at the cost of the entries
-   * between (`grownContextView`), when it can be.
+   * between (`grownContextView`), when it can be. A context read from the
+   * saved view grows too, while the index is the view's grown by appends.
    */
   private grownContext(leafId: string | null, llm: boolean) {
     const { index, reader } = this.session;
     const last = this.paged;
     const from = last?.context.whole;
-    if (!last || !from || last.index !== index || leafId === null || from.leafId === null) return null;
+    if (!last || !from || leafId === null || from.leafId === null) return null;
+    if (!this.stillHolds(last)) return null;
     if ((from.llm !== null) !== llm) return null;
     // One walk of the path, the first time; the messages a context grows by name no entry.
     const editTargets = last.editTargets ?? editTargetsOnPath(index, from.leafId);
@@ -299,12 +313,8 @@ export class OpenSessionView extends DisposableObject {
       this.indexBuild = setTimeout(() => {
         if (this.isDisposed) return;
         try {
-          // Reading the index builds it; a look at the file then says whether it read the view's bytes.
-          const saved = session.savedView;
-          const index = session.index;
+          // A look at the file builds the index first (and reads it again if it did not read the view's bytes).
           session.refresh();
-          const unchanged = saved !== undefined && session.savedView === saved && session.index === index;
-          if (unchanged && this.sent?.saved?.view === saved) this.sent.nodes.adopt(index);
         } catch (error) {
           this.services.onInternalError?.(error, "session.index");
         }

@@ -78,6 +78,8 @@ export class SentView {
     // The session still holds the saved view it was sent: its index has not changed (it may not be built).
     if (this.savedNodes && session.savedView === this.savedNodes.view) return undefined;
     const index = session.index;
+    // Built from the saved view's bytes and only extended since: its nodes are extended, not all compared.
+    if (this.savedNodes && session.indexGrewFrom(this.savedNodes.view)) this.nodes.adopt(index);
     if (this.nodes.isCurrent(index)) return undefined;
     this.savedNodes = undefined;
     const { added, changed, removed } = this.nodes.update(index, session.reader);

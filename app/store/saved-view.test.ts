@@ -271,6 +271,42 @@ describe("the store, opened from a saved view", () => {
     store.dispose();
   });
 
+  it("says its index grew from the view while appends extend it in place; not after a rebuild or a reload", () => {
+    const path = writeFile(fileText(sessionLines(30)));
+    const { cache } = freshCache();
+    openAndSave(path, cache);
+    const store = SessionStore.open(path, { mode: "structure-with-facts", parseCache: cache });
+    const view = store.savedView!;
+    expect(view).toBeDefined();
+    // Not built yet: nothing grew from the view.
+    expect(store.indexGrewFrom(view)).toBe(false);
+    appendFileSync(path, fileText([userLine("e31", "e30", "Pi goes on", 40)]));
+    expect(store.sync().kind).toBe("appended");
+    expect(store.savedView).toBeUndefined();
+    expect(store.indexGrewFrom(view)).toBe(true);
+    const grown = store.index;
+    appendFileSync(path, fileText([assistantLine("e32", "e31", "and on", 41)]));
+    store.sync();
+    expect(store.index).toBe(grown);
+    expect(store.indexGrewFrom(view)).toBe(true);
+    // An id used again rebuilds the index: its first entries may no longer be the view's.
+    appendFileSync(path, fileText([userLine("e5", "e32", "again", 42)]));
+    expect(store.sync()).toMatchObject({ kind: "appended", event: { rebuilt: true } });
+    expect(store.indexGrewFrom(view)).toBe(false);
+    store.dispose();
+
+    // Another open from a view of other bytes than the file's (rewritten before the index was built).
+    const other = writeFile(fileText(sessionLines(30)));
+    openAndSave(other, cache);
+    const reopened = SessionStore.open(other, { mode: "structure-with-facts", parseCache: cache });
+    const otherView = reopened.savedView!;
+    writeFileSync(other, readFileSync(other, "utf8").replace("question 9", "Question 9"));
+    appendFileSync(other, fileText([userLine("e31", "e30", "Pi goes on", 40)]));
+    expect(reopened.sync().kind).toBe("reloaded");
+    expect(reopened.indexGrewFrom(otherView)).toBe(false);
+    reopened.dispose();
+  });
+
   it("reloads the file when the index, built after the open, found other bytes than the view's", () => {
     const path = writeFile(fileText(sessionLines(30)));
     const { cache } = freshCache();

@@ -97,11 +97,18 @@ interface OpenFile {
   savedView: SavedView | undefined;
   /** False when the index, built after the open, read other bytes than the saved view's (see `IndexedFile`). */
   readonly matchesSavedView: boolean;
+  /** The saved view the index was built from, and that index (it stays the same object while appends extend it). */
+  readonly builtFromSavedView: { view: SavedView; index: SessionIndex } | undefined;
   /** Saves the parse and view for the next open (see `IndexedFile.saveForNextOpen`). */
   saveForNextOpen: IndexedFile["saveForNextOpen"];
   /** Our own read-only descriptor on the same inode the index was read from. */
   fd: number;
   close(): void;
+}
+
+/** Whether `index` holds exactly the entries and bytes `view` was saved from. */
+function describes(view: SavedView, index: SessionIndex): boolean {
+  return index.entries.length === view.entryCount && index.byteLength === view.content.bytes;
 }
 
 /** Opens `path` and a second descriptor on the same inode (retrying if the file is replaced in between). */
@@ -133,10 +140,13 @@ function openFollowable(
     // With a saved view the index is built when first asked for. The samples of its bytes are taken at once
     // with it (the build checked them against the view's digest), so a rewrite after that is still seen.
     let loaded: { index: SessionIndex; reader: FileEntryReader; samples: ByteSample[] } | undefined;
+    let builtFromSavedView: OpenFile["builtFromSavedView"];
     const load = () => {
       if (loaded === undefined) {
         const index = opened.index;
         loaded = { index, reader: opened.reader, samples: sampleFile(fd, index) };
+        if (savedView && opened.matchesSavedView && describes(savedView, index))
+          builtFromSavedView = { view: savedView, index };
       }
       return loaded;
     };
@@ -169,6 +179,9 @@ function openFollowable(
       savedView,
       get matchesSavedView() {
         return opened.matchesSavedView;
+      },
+      get builtFromSavedView() {
+        return builtFromSavedView;
       },
       saveForNextOpen: opened.saveForNextOpen,
       fd,
@@ -276,6 +289,17 @@ export class SessionStore extends DisposableObject {
   get savedView(): SavedView | undefined {
     // An index built after the open from other bytes is not the view's (the next sync reloads the file).
     return this.file.matchesSavedView ? this.file.savedView : undefined;
+  }
+
+  /**
+   * Whether the index was built from the bytes `view` describes (an open
+   * from it) and has since only grown in place by appends: its first
+   * entries are still the view's, so the view's nodes can be extended by
+   * what came after rather than compared with new ones.
+   */
+  indexGrewFrom(view: SavedView): boolean {
+    const built = this.file.builtFromSavedView;
+    return built !== undefined && built.view === view && built.index === this.file.index && !this.missing;
   }
 
   /** The header's `cwd` ("" when it has none), known without the index while there is a saved view. */

@@ -112,7 +112,8 @@ describe("the node view cache and deltas", () => {
     expect(rebuilt).toBeGreaterThan(10);
   });
 
-  it("archive markers appended piece by piece: the archived flags of the delta's views equal a fresh read", () => {
+  it("archive markers appended piece by piece: the archived flags of the delta's views equal a fresh read, from known views too", () => {
+    let decodedOnMarkers = 0;
     for (let seed = 1; seed <= 24; seed++) {
       const rng = new Rng(seed * 7);
       const generated = generateSession({ seed, entryCount: 60 }).text;
@@ -127,6 +128,8 @@ describe("the node view cache and deltas", () => {
         parentId = id;
         return id;
       };
+      // A few entries before the first marker: known views may be followed undecoded until it comes.
+      for (let i = 0; i < 3; i++) add({ type: "custom", customType: "other", data: {} });
       for (let i = 0; i < 8; i++) {
         const targetId = rng.chance(0.3) && i > 0 ? parentId : rng.pick(ids);
         add({ type: "custom", customType: "arbor.archive", data: { targetId, archived: rng.chance(0.7) } });
@@ -139,23 +142,46 @@ describe("the node view cache and deltas", () => {
       const bytes = new TextEncoder().encode(`${generated}${lines.join("\n")}\n`);
       const cuts = randomCuts(rng, bytes.length, 10).filter((cut) => cut > generated.length);
       const mode: ParseMode = seed % 2 === 0 ? "structure" : "full";
-      const cache = new TreeNodeViewCache();
-      let view: SessionView | null = null;
-      let archived = 0;
-      for (const { index: stepIndex, reader } of readInPieces(
-        bytes,
-        [generated.length, ...cuts],
-        mode,
-        fileReader,
-      )) {
-        const changes = cache.update(stepIndex, reader);
-        const fresh = freshView(stepIndex, reader);
-        view = view === null ? fresh : applySessionDelta(view, deltaOf(view, stepIndex, changes));
-        expect(plainView(view), `seed ${seed}`).toEqual(plainView(fresh));
-        archived = fresh.nodes.toArray().filter((node) => node.archived).length;
+      for (const known of [false, true]) {
+        let cache = new TreeNodeViewCache();
+        let first: SessionIndex | null = null;
+        let view: SessionView | null = null;
+        let archived = 0;
+        for (const { index: stepIndex, reader } of readInPieces(
+          bytes,
+          [generated.length, ...cuts],
+          mode,
+          fileReader,
+        )) {
+          if (known && view === null) {
+            // As after an open from a saved view: the views of the first bytes, told their index once it grew.
+            const saved = JSON.stringify(encodeNodes(freshView(stepIndex, reader).nodes.toArray()));
+            cache = TreeNodeViewCache.fromKnown({
+              entryCount: stepIndex.entries.length,
+              byteLength: stepIndex.byteLength,
+              roots: stepIndex.roots,
+              nodes: () => {
+                decodedOnMarkers++;
+                return decodeNodes(saved);
+              },
+            });
+            first = stepIndex;
+          } else if (stepIndex === first) {
+            cache.adopt(stepIndex);
+            first = null;
+          }
+          const changes = cache.update(stepIndex, reader);
+          const fresh = freshView(stepIndex, reader);
+          view = view === null ? fresh : applySessionDelta(view, deltaOf(view, stepIndex, changes));
+          expect(plainView(view), `seed ${seed}`).toEqual(plainView(fresh));
+          archived = fresh.nodes.toArray().filter((node) => node.archived).length;
+        }
+        // The whole list, the known views decoded under those built since.
+        expect(cache.nodes(), `seed ${seed}`).toEqual(view!.nodes.toArray());
+        if (seed === 1) expect(archived).toBeGreaterThan(0);
       }
-      if (seed === 1) expect(archived).toBeGreaterThan(0);
     }
+    expect(decodedOnMarkers).toBeGreaterThan(10);
   });
 
   it("an append in place builds the new entries' views and the ones they change, no other", () => {
@@ -196,10 +222,11 @@ describe("the node view cache and deltas", () => {
     }
   });
 
-  it("a cache that starts from known views (a saved view) decodes them only once the index moves on, then gives the same deltas, told its index or not", () => {
+  it("a cache that starts from known views (a saved view) decodes them only once the index moves on, then gives the same deltas, told its index (before or after it grew in place) or not", () => {
     let decodedAtStart = 0;
     let stepsChecked = 0;
-    for (let seed = 500; seed < 540; seed++) {
+    let toldAfterGrowing = 0;
+    for (let seed = 500; seed < 560; seed++) {
       const rng = new Rng(seed);
       const text = generateSession({ seed, damage: seed % 2 === 0 }).text;
       const bytes = new TextEncoder().encode(text);
@@ -207,10 +234,12 @@ describe("the node view cache and deltas", () => {
       let cache: TreeNodeViewCache | null = null;
       let decoded = 0;
       let view: SessionView | null = null;
+      let first: SessionIndex | null = null;
       for (const step of readInPieces(bytes, cuts, seed % 3 === 0 ? "structure" : "full", fileReader)) {
         const { index, reader } = step;
         if (view === null) {
           view = freshView(index, reader);
+          first = index;
           const saved = JSON.stringify(encodeNodes(view.nodes.toArray()));
           cache = TreeNodeViewCache.fromKnown({
             entryCount: index.entries.length,
@@ -221,14 +250,20 @@ describe("the node view cache and deltas", () => {
               return decodeNodes(saved);
             },
           });
-          // Half the time the views are told their index (as once the index is built after an open).
-          if (seed % 2 === 1) cache.adopt(index);
+          // A third of the time the views are told their index at once (the index built after an open).
+          if (seed % 3 === 1) cache.adopt(index);
           // The same index (or one just like it): nothing to build, nothing to tell.
           expect(cache.isCurrent(index)).toBe(true);
           expect(cache.update(index, reader)).toEqual({ added: [], changed: [], removed: [] });
           expect(cache.roots()).toEqual(index.roots);
           decodedAtStart += decoded;
           continue;
+        }
+        // Another third, once the first appends extended it in place (the index built at the first append).
+        if (seed % 3 === 2 && index === first) {
+          cache!.adopt(index);
+          toldAfterGrowing++;
+          first = null;
         }
         const changes = cache!.update(index, reader);
         const delta = deltaOf(view, index, changes);
@@ -241,7 +276,85 @@ describe("the node view cache and deltas", () => {
       expect(decoded, `seed ${seed}`).toBeLessThanOrEqual(1);
     }
     expect(decodedAtStart).toBe(0);
-    expect(stepsChecked).toBeGreaterThan(60);
+    expect(stepsChecked).toBeGreaterThan(120);
+    expect(toldAfterGrowing).toBeGreaterThan(10);
+  });
+
+  it("known views told the index they grew from build only what the appends added and changed, none decoded", () => {
+    const text = generateSession({ seed: 7, entryCount: 300 }).text;
+    const ids = text
+      .trimEnd()
+      .split("\n")
+      .map((line) => (JSON.parse(line) as { id: string }).id);
+    const [firstId, lastId] = [ids[1]!, ids.at(-1)!];
+    const appended = [
+      {
+        type: "message",
+        id: "appended1",
+        parentId: lastId,
+        timestamp: "2026-06-01T00:00:00.000Z",
+        message: { role: "user", content: "one more", timestamp: 0 },
+      },
+      {
+        type: "label",
+        id: "appended2",
+        parentId: "appended1",
+        timestamp: "2026-06-01T00:00:01.000Z",
+        targetId: firstId,
+        label: "marked",
+      },
+    ];
+    const bytes = new TextEncoder().encode(
+      text + appended.map((entry) => `${JSON.stringify(entry)}\n`).join(""),
+    );
+    const cut = new TextEncoder().encode(text).length;
+    for (const told of [true, false]) {
+      const built: string[] = [];
+      const counting: EntryReaderFactory = (index, readBody) => {
+        const reader = new FileEntryReader(index, readBody);
+        const factsOfNode = reader.factsOfNode.bind(reader);
+        reader.factsOfNode = (node) => {
+          built.push(node.id);
+          return factsOfNode(node);
+        };
+        return reader;
+      };
+      const steps = readInPieces(bytes, [cut], "full", counting);
+      const before = steps.next().value!;
+      // The view as saved from the index before the append (the next step extends that index in place).
+      const view = freshView(before.index, before.reader);
+      const saved = JSON.stringify(encodeNodes(view.nodes.toArray()));
+      let decoded = 0;
+      const cache = TreeNodeViewCache.fromKnown({
+        entryCount: before.index.entries.length,
+        byteLength: cut,
+        roots: view.roots,
+        nodes: () => {
+          decoded++;
+          return decodeNodes(saved);
+        },
+      });
+      const after = steps.next().value!;
+      expect(after.index).toBe(before.index);
+      if (told) cache.adopt(after.index);
+      built.length = 0;
+      const changes = cache.update(after.index, after.reader);
+      const builtByUpdate = new Set(built);
+      const fresh = freshView(after.index, after.reader);
+      expect(plainView(applySessionDelta(view, deltaOf(view, after.index, changes)))).toEqual(
+        plainView(fresh),
+      );
+      expect(changes.changed.map((node) => node.id).sort()).toEqual([firstId, lastId].sort());
+      if (told) {
+        expect(builtByUpdate).toEqual(new Set(["appended1", "appended2", firstId, lastId]));
+        // Nothing needed the known views: they are decoded only when the whole list is asked for.
+        expect(decoded).toBe(0);
+      } else {
+        expect(builtByUpdate.size).toBeGreaterThan(300);
+      }
+      expect(cache.nodes()).toEqual(fresh.nodes.toArray());
+      expect(decoded).toBe(1);
+    }
   });
 
   it("known views are decoded when asked for before any change", () => {

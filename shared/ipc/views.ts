@@ -182,9 +182,16 @@ export class TreeNodeViewCache {
   /** Views known without their index (`fromKnown`), not yet asked for. */
   private pending: (() => readonly TreeNodeView[]) | null = null;
   /**
+   * The views appends built while the known ones are still pending, by id:
+   * an append needs no old view unless archive markers are about (a view's
+   * `archived` follows its parent's), so 100k known views need not be
+   * decoded to follow a session.
+   */
+  private builtSinceKnown: Map<string, TreeNodeView> | null = null;
+  /**
    * The views by id, and in order: each is built from the other when first
    * needed (an open needs only the order: 100k map insertions are ~30 ms).
-   * After an update at least one of them is there.
+   * After an update at least one of them is there, unless the known views are still pending.
    */
   private byIdMap: Map<string, TreeNodeView> | null = null;
   private ordered: readonly TreeNodeView[] | null = null;
@@ -205,31 +212,43 @@ export class TreeNodeViewCache {
   }
 
   private get byId(): Map<string, TreeNodeView> {
+    this.decodeKnown();
     if (this.byIdMap === null) {
       const byId = new Map<string, TreeNodeView>();
-      for (const view of this.inOrder() ?? []) byId.set(view.id, view);
+      for (const view of this.ordered ?? []) byId.set(view.id, view);
       this.byIdMap = byId;
     }
     return this.byIdMap;
   }
 
-  /** The ordered views if they are at hand or known (decoded now if need be). */
-  private inOrder(): readonly TreeNodeView[] | null {
-    if (this.pending !== null) {
-      this.ordered = this.pending();
-      this.pending = null;
+  /** Decodes the known views if they are still pending, under those built since. */
+  private decodeKnown(): void {
+    if (this.pending === null) return;
+    const known = this.pending();
+    this.pending = null;
+    const since = this.builtSinceKnown;
+    this.builtSinceKnown = null;
+    if (since === null) {
+      this.ordered = known;
+      return;
     }
-    return this.ordered;
+    const byId = new Map<string, TreeNodeView>();
+    for (const view of known) byId.set(view.id, view);
+    for (const [id, view] of since) byId.set(id, view);
+    this.byIdMap = byId;
+    this.ordered = null;
   }
 
   /**
-   * Known views (`fromKnown`) are those of `index`, as it is now: built from
-   * the same bytes. An append that extends it in place then costs only what
-   * it adds and changes (the known views are decoded for the comparison), not
-   * a comparison of every node. Ignored for any other index.
+   * Known views (`fromKnown`) are those of `index` as it was built, before
+   * any appends extended it in place: its first entries are the ones they
+   * describe. The next update then costs only what the appends added and
+   * changed, not a comparison of every node. Ignored once the views have an
+   * index, or when `index` is smaller than theirs.
    */
   adopt(index: SessionIndex): void {
-    if (this.index === null && this.byteLength >= 0 && this.isCurrent(index)) this.index = index;
+    if (this.index !== null || this.byteLength < 0) return;
+    if (index.entries.length >= this.entryCount && index.byteLength >= this.byteLength) this.index = index;
   }
 
   /** Whether the views are those of `index` as it is now. */
@@ -257,7 +276,8 @@ export class TreeNodeViewCache {
 
   /** Every node depth-first from the roots in order, children in Pi's order, as of the last `update`. */
   nodes(): readonly TreeNodeView[] {
-    this.ordered = this.inOrder() ?? depthFirst(this.rootIds, this.byId);
+    this.decodeKnown();
+    this.ordered ??= depthFirst(this.rootIds, this.byId);
     return this.ordered;
   }
   private extend(index: SessionIndex, reader: EntryReader): NodeViewChanges {
@@ -266,6 +286,10 @@ export class TreeNodeViewCache {
     const touched = new Set<string>();
     const markedTargets: string[] = [];
     const archivedTargetIds = archivedTargets(index, reader);
+    // Without archive markers no view needs an old one: the known views may stay undecoded.
+    const undecoded = this.pending !== null && index.archiveMarkers.length === 0;
+    if (undecoded) this.builtSinceKnown ??= new Map();
+    const views = undecoded ? this.builtSinceKnown! : this.byId;
     const entries = index.entries;
     for (let i = this.entryCount; i < entries.length; i++) {
       const entry = entries[i]!;
@@ -274,7 +298,7 @@ export class TreeNodeViewCache {
       const view = treeNodeView(index, reader, node, this.archivedBelow(node, archivedTargetIds));
       added.push(view);
       addedIds.add(node.id);
-      this.byId.set(node.id, view);
+      views.set(node.id, view);
       if (node.parentId !== null) touched.add(node.parentId);
       const targetId: unknown = entry.type === "label" ? entry.targetId : undefined;
       if (typeof targetId === "string") touched.add(targetId);
@@ -283,13 +307,14 @@ export class TreeNodeViewCache {
     }
     const changed = new Map<string, TreeNodeView>();
     for (const id of touched) {
-      const old = this.byId.get(id);
+      const old = views.get(id);
       const node = index.nodes.get(id);
-      if (!old || !node || addedIds.has(id)) continue;
-      const view = treeNodeView(index, reader, node, old.archived);
-      if (sameNodeView(old, view)) continue;
+      // An undecoded known view is not compared: a node an append touches changes (a child, a label).
+      if ((!old && !undecoded) || !node || addedIds.has(id)) continue;
+      const view = treeNodeView(index, reader, node, old?.archived ?? false);
+      if (old && sameNodeView(old, view)) continue;
       changed.set(id, view);
-      this.byId.set(id, view);
+      views.set(id, view);
     }
     if (markedTargets.length > 0) {
       for (const targetId of markedTargets)
