@@ -142,7 +142,7 @@ async function startRecording(page: Page): Promise<void> {
     const origin = (performance as unknown as { timeOrigin: number }).timeOrigin;
     const global = globalThis as unknown as {
       counts: [number, number][];
-      longTasks: number[];
+      longTasks: [number, number][];
       recorders: { status: { disconnect(): void }; tasks: PagePerformanceObserver };
     };
     global.counts = [];
@@ -159,22 +159,29 @@ async function startRecording(page: Page): Promise<void> {
     observer.observe(status, { subtree: true, childList: true, characterData: true } as never);
     read();
     const tasks = new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) global.longTasks.push(entry.duration);
+      for (const entry of list.getEntries())
+        global.longTasks.push([origin + entry.startTime, entry.duration]);
     });
     tasks.observe({ type: "longtask" });
     global.recorders = { status: observer, tasks };
   });
 }
 
-async function stopRecording(page: Page): Promise<{ counts: [number, number][]; longTasks: number[] }> {
+/** Each change of the entry count and each long task (start, duration), in wall-clock ms. */
+async function stopRecording(
+  page: Page,
+): Promise<{ counts: [number, number][]; longTasks: [number, number][] }> {
   return page.evaluate(() => {
+    const { performance } = globalThis as unknown as PageGlobals;
+    const origin = (performance as unknown as { timeOrigin: number }).timeOrigin;
     const global = globalThis as unknown as {
       counts: [number, number][];
-      longTasks: number[];
+      longTasks: [number, number][];
       recorders: { status: { disconnect(): void }; tasks: PagePerformanceObserver };
     };
     global.recorders.status.disconnect();
-    for (const entry of global.recorders.tasks.takeRecords()) global.longTasks.push(entry.duration);
+    for (const entry of global.recorders.tasks.takeRecords())
+      global.longTasks.push([origin + entry.startTime, entry.duration]);
     global.recorders.tasks.disconnect();
     return { counts: global.counts, longTasks: global.longTasks };
   });
@@ -194,6 +201,8 @@ interface LiveFigures {
   lastTenth: number;
   longest: number;
   longTasks: number;
+  /** When each long task started, in seconds after the first line was written. */
+  longTasksAt: number[];
 }
 
 /** Opens the session, follows a 30 s burst of appends and measures each entry's lag. */
@@ -223,10 +232,12 @@ async function followBurst(page: Page, session: GeneratedSession): Promise<LiveF
     p95: percentile(lags, 0.95),
     firstTenth: median(lags.slice(0, tenth)),
     lastTenth: median(lags.slice(-tenth)),
-    longest: Math.max(0, ...longTasks),
+    longest: Math.max(0, ...longTasks.map(([, duration]) => duration)),
     longTasks: longTasks.length,
+    longTasksAt: longTasks.map(([start]) => (start - written[0]!) / 1000),
   };
-  const line = `follow ${session.name} (${session.entries.toLocaleString("en-US")} entries), ${ids.length} lines at ${LINES_PER_SECOND}/s: lag median ${result.median.toFixed(0)} ms, p95 ${result.p95.toFixed(0)} ms; first tenth median ${result.firstTenth.toFixed(0)} ms, last tenth ${result.lastTenth.toFixed(0)} ms; long tasks ${result.longTasks}, longest ${result.longest.toFixed(0)} ms`;
+  const at = result.longTasksAt.map((seconds) => seconds.toFixed(1)).join(", ");
+  const line = `follow ${session.name} (${session.entries.toLocaleString("en-US")} entries), ${ids.length} lines at ${LINES_PER_SECOND}/s: lag median ${result.median.toFixed(0)} ms, p95 ${result.p95.toFixed(0)} ms; first tenth median ${result.firstTenth.toFixed(0)} ms, last tenth ${result.lastTenth.toFixed(0)} ms; long tasks ${result.longTasks}${at ? ` (at ${at} s)` : ""}, longest ${result.longest.toFixed(0)} ms`;
   figures.push(line);
   console.log(`live perf: ${line}`);
   return result;

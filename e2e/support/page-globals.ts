@@ -47,7 +47,7 @@ export interface PageMutationObserver {
 
 export interface PagePerformanceObserver {
   observe(options: { type: string; buffered?: boolean }): void;
-  takeRecords(): { duration: number }[];
+  takeRecords(): { startTime: number; duration: number }[];
   disconnect(): void;
 }
 
@@ -64,6 +64,6 @@ export interface PageGlobals {
   getComputedStyle(element: PageElement): { backgroundColor: string; color: string };
   MutationObserver: new (callback: () => void) => PageMutationObserver;
   PerformanceObserver: new (
-    callback: (list: { getEntries(): { duration: number }[] }) => void,
+    callback: (list: { getEntries(): { startTime: number; duration: number }[] }) => void,
   ) => PagePerformanceObserver;
 }
