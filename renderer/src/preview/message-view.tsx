@@ -3,6 +3,7 @@
  * are not trusted to match their types: every field is checked before use.
  */
 
+import { dequal } from "dequal";
 import {
   createContext,
   memo,
@@ -373,6 +374,21 @@ function clickMeansMessage(event: MouseEvent<HTMLElement>): boolean {
   return selection === null || selection.isCollapsed;
 }
 
+/**
+ * A row's props as drawn: a message of a newer answer with the same content
+ * (each followed leaf brings the context's last messages again, decoded
+ * afresh) keeps the row as it is, instead of drawing it again.
+ */
+export function sameMessageProps(a: MessageViewProps, b: MessageViewProps): boolean {
+  return (
+    a.entryId === b.entryId &&
+    a.index === b.index &&
+    a.tokenEstimate === b.tokenEstimate &&
+    a.onReveal === b.onReveal &&
+    dequal(a.message, b.message)
+  );
+}
+
 export const MessageView = memo(function MessageView({
   message,
   entryId,
@@ -420,4 +436,4 @@ export const MessageView = memo(function MessageView({
       </div>
     </article>
   );
-});
+}, sameMessageProps);
