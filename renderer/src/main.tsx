@@ -69,7 +69,6 @@ async function main() {
   const controller = createController(connected.client, stores, {
     showInAddress: inBrowser ? showInAddress : undefined,
     afterNextFrame,
-    nextTask: (run) => window.setTimeout(run, 0),
     whenIdle,
     transport: connected.transport,
   });

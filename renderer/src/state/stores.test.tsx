@@ -10,7 +10,6 @@ import { readSession } from "../../../shared/session/index.ts";
 import { assistant, conversation, sessionText, user } from "../testing/sessions.ts";
 import { createController, RECENT_HIGHLIGHT_MS } from "./controller.ts";
 import { createStores, initialSessionState } from "./stores.ts";
-import type { GraphModel } from "./graph-model.ts";
 
 const location = { search: "", href: "http://arbor.test/" };
 
@@ -135,65 +134,6 @@ describe("the controller", () => {
     expect(stores.session.getState().selectedId).toBe(ids[2]);
     expect([...stores.live.getState().recent]).toEqual(ids);
     unsubscribe();
-    controller.dispose();
-  });
-
-  it("with a task to spare, makes the appends' graph in the frame's task and shows it in the next", async () => {
-    const client = createFakeClient([{ sessionId: "one", text: sessionText(conversation(3)) }]);
-    const stores = createStores();
-    const frames: (() => void)[] = [];
-    const tasks: (() => void)[] = [];
-    const controller = createController(client, stores, {
-      location,
-      afterNextFrame: (run) => frames.push(run),
-      nextTask: (run) => tasks.push(run),
-    });
-    await controller.start();
-    await controller.openSession("one");
-    const shown = stores.session.getState().view!;
-    const made = vi.spyOn(controller.selectors, "model");
-    const ids = [
-      ...client.append("one", [user("n0", "next")]),
-      ...client.append("one", [assistant("n1", "a")]),
-    ];
-    frames.shift()!();
-    // The frame's task: the graph of the new view made, the view on show as it was, the next task asked for.
-    const madeInFrame = made.mock.results.map((result) => result.value as GraphModel | null);
-    const newGraph = madeInFrame.find((model) => model?.nodesById.has(ids[1]!));
-    expect(newGraph).toBeDefined();
-    expect(stores.session.getState().view).toBe(shown);
-    expect(tasks).toHaveLength(1);
-    tasks.shift()!();
-    const state = stores.session.getState();
-    expect(plainView(state.view)).toEqual(plainView(await client.request("session.current", {})));
-    expect(state.selectedId).toBe(ids[1]);
-    expect([...stores.live.getState().recent]).toEqual(ids);
-    // The next task draws the graph made before, not another.
-    expect(controller.selectors.model(state)).toBe(newGraph);
-    made.mockRestore();
-
-    // A frame before the last appends were shown: they are shown first, then the new ones apply on them.
-    const [n2] = client.append("one", [user("n2", "again")]);
-    frames.shift()!();
-    const [n3] = client.append("one", [assistant("n3", "more")]);
-    frames.shift()!();
-    expect(stores.session.getState().selectedId).toBe(n2);
-    expect(tasks).toHaveLength(2);
-    for (const task of tasks.splice(0)) task();
-    expect(stores.session.getState().selectedId).toBe(n3);
-    expect(plainView(stores.session.getState().view)).toEqual(
-      plainView(await client.request("session.current", {})),
-    );
-
-    // The session opened again before the task: its fresh view holds the append, which is not applied twice.
-    const [n4] = client.append("one", [user("n4", "late")]);
-    frames.shift()!();
-    await controller.openSession("one");
-    tasks.shift()!();
-    expect(stores.session.getState().view!.nodes.ids).toContain(n4);
-    expect(plainView(stores.session.getState().view)).toEqual(
-      plainView(await client.request("session.current", {})),
-    );
     controller.dispose();
   });
 

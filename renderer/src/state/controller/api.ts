@@ -29,12 +29,6 @@ export interface ControllerOptions {
    * once a frame. Absent (tests), each append applies as it arrives.
    */
   afterNextFrame?: ((run: () => void) => void) | undefined;
-  /**
-   * Runs `run` in a task of its own, soon after this one: a live burst's
-   * appends have their graph made in one task and drawn in the next, so
-   * neither task is long. Absent (tests), both happen in one.
-   */
-  nextTask?: ((run: () => void) => void) | undefined;
   /** Runs `run` when the page is idle: work that can be done ahead (absent in tests: it is then not done ahead). */
   whenIdle?: ((run: () => void) => void) | undefined;
   /** How the window reaches the main process: the desktop app imports through its own file dialog. */

@@ -7,12 +7,7 @@
  */
 
 import { screenErrors } from "../../../../shared/error-texts.ts";
-import type {
-  ArborEvents,
-  SessionDelta,
-  SessionView,
-  TreeNodeView,
-} from "../../../../shared/ipc/contract.ts";
+import type { ArborEvents, SessionDelta, TreeNodeView } from "../../../../shared/ipc/contract.ts";
 import { applySessionDelta } from "../../../../shared/ipc/session-delta.ts";
 import { isKnownEntryType, type KnownEntryType } from "../../../../shared/session/types.ts";
 import { initialSessionState, type SessionState } from "../stores.ts";
@@ -113,51 +108,19 @@ export function createSessionUpdates(kit: ControllerKit, needs: FollowNeeds): Se
 /**
  * Appends waiting for the next frame (`afterNextFrame`): a burst faster
  * than frames is applied at once, so the graph and the page follow it once
- * a frame, not once a line. Without a frame to wait for, each applies as it
- * comes. With `nextTask`, the new graph is made in the flush's task and
- * drawn (the store changed) in the next.
+ * a frame, not once a line. Without a frame to wait for, each applies as it comes.
  */
 function createAppendQueue(kit: ControllerKit, needs: FollowNeeds) {
   const schedule = kit.options.afterNextFrame;
   let waiting: ArborEvents["session.appended"][] = [];
   let lastFollowed = Number.NEGATIVE_INFINITY;
-  /** Appends applied and their graph made, to be shown in the next task. */
-  let showing: (() => void) | null = null;
   // A burst's moves jump: an animation a frame would keep the view (and React Flow's culling) moving throughout.
   const centre = (entryId: string | null) => {
     const now = performance.now();
     needs.navigator.centreOn(entryId, now - lastFollowed > FOLLOW_ANIMATION_GAP_MS);
     lastFollowed = now;
   };
-  const apply = (sessionId: string, deltas: readonly SessionDelta[]) => {
-    // The appends applied last are shown before any others apply (they build on them).
-    showing?.();
-    const applied = appliedAppends(kit, needs, sessionId, deltas);
-    if (applied === null) return;
-    const split = kit.options.nextTask;
-    if (split === undefined) {
-      showAppends(kit, needs, applied, centre);
-      return;
-    }
-    // The graph of the new view, made now (the selectors keep it): the next task draws it.
-    kit.selectors.model({ ...applied.state, view: applied.view });
-    const show = () => {
-      if (showing !== show) return;
-      showing = null;
-      if (kit.isDisposed()) return;
-      // Anything but the selection changed meanwhile (a reload, another session): the appends apply afresh.
-      if (kit.stores.session.getState().view !== applied.state.view) {
-        const again = appliedAppends(kit, needs, sessionId, deltas);
-        if (again !== null) showAppends(kit, needs, again, centre);
-        return;
-      }
-      showAppends(kit, needs, applied, centre);
-    };
-    showing = show;
-    split(show);
-  };
   const flush = () => {
-    showing?.();
     if (waiting.length === 0 || kit.isDisposed()) return;
     const events = waiting;
     waiting = [];
@@ -165,10 +128,8 @@ function createAppendQueue(kit: ControllerKit, needs: FollowNeeds) {
     let from = 0;
     for (let k = 1; k <= events.length; k++) {
       if (k === events.length || events[k]!.sessionId !== events[from]!.sessionId) {
-        apply(
-          events[from]!.sessionId,
-          events.slice(from, k).map((event) => event.delta),
-        );
+        const deltas = events.slice(from, k).map((event) => event.delta);
+        applyAppends(kit, needs, events[from]!.sessionId, deltas, centre);
         from = k;
       }
     }
@@ -176,7 +137,7 @@ function createAppendQueue(kit: ControllerKit, needs: FollowNeeds) {
   return {
     add(event: ArborEvents["session.appended"]) {
       if (schedule === undefined) {
-        apply(event.sessionId, [event.delta]);
+        applyAppends(kit, needs, event.sessionId, [event.delta], centre);
         return;
       }
       waiting.push(event);
@@ -186,26 +147,19 @@ function createAppendQueue(kit: ControllerKit, needs: FollowNeeds) {
   };
 }
 
-/** One session's appends applied to the view it had (`state`), before the store is told. */
-interface AppliedAppends {
-  state: SessionState;
-  view: SessionView;
-  added: TreeNodeView[];
-  /** The type of the view's leaf entry (undefined: none, or not known). */
-  leafType: string | undefined;
-}
-
-/** The deltas of one session, in the order they came, applied to its view; null when nothing changes. */
-function appliedAppends(
+/** The deltas of one session, in the order they came, applied to its view in one change of the store. */
+function applyAppends(
   kit: ControllerKit,
   needs: FollowNeeds,
   sessionId: string,
   deltas: readonly SessionDelta[],
-): AppliedAppends | null {
-  const state = kit.stores.session.getState();
+  centre: (entryId: string | null) => void,
+) {
+  const { session } = kit.stores;
+  const state = session.getState();
   const current = state.view;
   // Another session's, or the one an open is waiting for: its answer holds this append already.
-  if (current?.sessionId !== sessionId) return null;
+  if (current?.sessionId !== sessionId) return;
   let view = current;
   const added: TreeNodeView[] = [];
   for (const delta of deltas) {
@@ -220,33 +174,19 @@ function appliedAppends(
     view = applySessionDelta(view, delta);
     added.push(...delta.added);
   }
-  if (view === current) return null;
-  const leafId = view.leafId;
-  // Read from the graph on view (the new one is not made yet): the leaf may be an entry already there.
-  const leafType =
-    leafId === null
-      ? undefined
-      : (added.findLast((node) => node.id === leafId) ?? kit.model()?.nodesById.get(leafId))?.type;
-  return { state, view, added, leafType };
-}
-
-/** Applied appends shown: the store changes once, the cursor follows the leaf, the new entries are marked. */
-function showAppends(
-  kit: ControllerKit,
-  needs: FollowNeeds,
-  { view, added, leafType }: AppliedAppends,
-  centre: (entryId: string | null) => void,
-) {
-  const { session } = kit.stores;
-  const state = session.getState();
+  if (view === current) return;
   const next: Partial<SessionState> = { view };
   // A label or a name (this window's own, often) moves the file's leaf but not the conversation: the cursor stays.
   // A rebuilt index (a repeated id, say) may move the leaf with nothing new: that is followed too.
+  const leafType =
+    view.leafId === null
+      ? undefined
+      : (added.findLast((node) => node.id === view.leafId) ?? kit.model()?.nodesById.get(view.leafId))?.type;
   const follow =
     state.follow &&
     view.leafId !== null &&
     (added.some((node) => isFollowed(node.type)) ||
-      (view.leafId !== state.view?.leafId && leafType !== undefined && isFollowed(leafType)));
+      (view.leafId !== current.leafId && leafType !== undefined && isFollowed(leafType)));
   if (follow) {
     next.selectedId = view.leafId;
     next.cursorId = view.leafId;
