@@ -374,9 +374,28 @@ describe("append.ts writes", () => {
     const path = sessionFile();
     const { target, close } = targetOf(path);
     try {
-      const ids = new Set<string>();
-      for (let i = 0; i < 2000; i++) ids.add(generateEntryId(target.index));
-      expect(ids.size).toBe(2000);
+      for (let i = 0; i < 2000; i++) {
+        const id = generateEntryId(target.index);
+        expect(id).toMatch(/^[0-9a-f]{8}$/);
+        expect(target.index.nodes.has(id) || target.index.byId.has(id)).toBe(false);
+      }
+      // Candidates the file has are passed over: the first it lacks is the one given. (Ids drawn for the
+      // same file one after another may meet, one chance in a few thousand for 2000 of them: an append puts
+      // each in the file before the next is drawn.)
+      const asked: string[] = [];
+      const busy = {
+        nodes: {
+          has: (id: string) => {
+            asked.push(id);
+            return asked.length <= 30;
+          },
+        },
+        byId: { has: () => false },
+      } as unknown as SessionIndex;
+      const given = generateEntryId(busy);
+      expect(asked).toHaveLength(31);
+      expect(given).toBe(asked[30]);
+      expect(asked.slice(0, 30)).not.toContain(given);
       const full = { nodes: { has: () => true }, byId: { has: () => true } } as unknown as SessionIndex;
       expect(generateEntryId(full)).toMatch(
         /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
