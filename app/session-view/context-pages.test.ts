@@ -232,8 +232,9 @@ describe("contexts in pages", () => {
     }
   });
 
-  it("pages the leaf's context saved with a large session's view without building the index", async () => {
-    const { leafId } = writeChain(fixture.samplePath, 3_000);
+  /** A session of `count` messages opened from its saved view (the index built only when needed). */
+  async function openFromSavedView(count: number) {
+    const chain = writeChain(fixture.samplePath, count);
     const cache = countingLoads(createParseCache(join(fixture.folder, "open-cache"), { minBytes: 0 }));
     const opened = openIndexedFile(fixture.samplePath, { mode: "structure-with-facts", parseCache: cache });
     opened.saveForNextOpen?.();
@@ -247,28 +248,15 @@ describe("contexts in pages", () => {
       }),
     );
     expect(host.runtime.session!.savedView?.leafContextJson).toBeTruthy();
+    return { ...chain, host, cache };
+  }
+
+  it("pages the leaf's context saved with a large session's view without building the index", async () => {
+    const { leafId, host, cache } = await openFromSavedView(3_000);
     const whole = await readWholeContext(clientOf(host), leafId, false);
     expect(cache.loads).toBe(0);
     expect(whole).toEqual(oracle(fixture.samplePath, leafId, false).whole);
   });
-
-  /** A session of `count` messages opened from its saved view (the index built only when needed). */
-  async function openFromSavedView(count: number) {
-    const chain = writeChain(fixture.samplePath, count);
-    const cache = createParseCache(join(fixture.folder, "open-cache"), { minBytes: 0 });
-    const opened = openIndexedFile(fixture.samplePath, { mode: "structure-with-facts", parseCache: cache });
-    opened.saveForNextOpen?.();
-    opened.close();
-    const host = await openSample(
-      fixture.host({
-        demo: false,
-        openSession: fileSessionFactory({ mode: "structure-with-facts", parseCache: cache }),
-        indexBuildDelayMs: 60_000,
-      }),
-    );
-    expect(host.runtime.session!.savedView?.leafContextJson).toBeTruthy();
-    return { ...chain, host };
-  }
 
   const userLine = (id: string, parentId: string, content: string) =>
     `${JSON.stringify({ type: "message", id, parentId, timestamp: "2026-04-01T00:00:00.000Z", message: { role: "user", content, timestamp: 1 } })}\n`;

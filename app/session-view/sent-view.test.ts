@@ -16,7 +16,7 @@ import { FileSession } from "../runtime/file-session.ts";
 import { openIndexedFile } from "../store/open-indexed-file.ts";
 import { createParseCache } from "../store/parse-cache.ts";
 import { SessionStore } from "../store/session-store.ts";
-import { assistantLine, fileText, headerLine, tempDirs, userLine } from "../store/testing/files.ts";
+import { assistantLine, chainLines, fileText, tempDirs, userLine } from "../store/testing/files.ts";
 import { SentView } from "./sent-view.ts";
 
 ensureNoLeaks();
@@ -24,24 +24,11 @@ ensureNoLeaks();
 const dirs = tempDirs("sent-view");
 afterAll(() => dirs.cleanup());
 
-function chain(count: number): string[] {
-  const lines = [headerLine({ cwd: "/work/sent" })];
-  for (let i = 1; i <= count; i++) {
-    const parent = i === 1 ? null : `e${i - 1}`;
-    lines.push(
-      i % 2
-        ? userLine(`e${i}`, parent, `question ${i}`, i)
-        : assistantLine(`e${i}`, parent, `answer ${i}`, i),
-    );
-  }
-  return lines;
-}
-
 /** A session of `count` entries whose view is saved, opened again from that view. */
 function openedFromSavedView(count: number): { session: FileSession; path: string } {
   const dir = dirs.make();
   const path = join(dir, "session.jsonl");
-  writeFileSync(path, fileText(chain(count)));
+  writeFileSync(path, fileText(chainLines(count)));
   const cache = createParseCache(join(dir, "cache"), { minBytes: 0 });
   const first = openIndexedFile(path, { mode: "structure-with-facts", parseCache: cache });
   first.saveForNextOpen?.();
@@ -79,6 +66,23 @@ function freshView(session: FileSession): SessionView {
   return sessionViewOf("s", session.index, { path: session.path, reader: session.reader });
 }
 
+/** `view` with the delta of `advanced` applied: it equals the view read afresh from the session. */
+function expectFreshAfter(
+  view: SessionView,
+  advanced: NonNullable<ReturnType<SentView["advance"]>>,
+  session: FileSession,
+): SessionView {
+  const delta: SessionDelta = {
+    ...advanced.content,
+    ...advanced.changes,
+    parentSessionId: null,
+    live: false,
+  };
+  const next = applySessionDelta(view, delta);
+  expect(plainView(next)).toEqual(plainView(freshView(session)));
+  return next;
+}
+
 describe("a view sent from a saved view", () => {
   it("the first append after the open builds the views of what it added and changed, no other", () => {
     const { session, path } = openedFromSavedView(400);
@@ -95,14 +99,7 @@ describe("a view sent from a saved view", () => {
     const advanced = sent.advance(session)!;
     // e1: the first question, read again for the session's title.
     expect(new Set(built)).toEqual(new Set(["e1", "e400", "e401", "e402"]));
-    const delta: SessionDelta = {
-      ...advanced.content,
-      ...advanced.changes,
-      parentSessionId: null,
-      live: false,
-    };
-    view = applySessionDelta(view, delta);
-    expect(plainView(view)).toEqual(plainView(freshView(session)));
+    view = expectFreshAfter(view, advanced, session);
     session.dispose();
   });
 
@@ -118,14 +115,7 @@ describe("a view sent from a saved view", () => {
       const built = countViewsBuilt(session);
       const advanced = sent.advance(session)!;
       expect(new Set(built)).toEqual(new Set(["e1", `e${i - 1}`, `e${i}`]));
-      const delta: SessionDelta = {
-        ...advanced.content,
-        ...advanced.changes,
-        parentSessionId: null,
-        live: false,
-      };
-      view = applySessionDelta(view, delta);
-      expect(plainView(view)).toEqual(plainView(freshView(session)));
+      view = expectFreshAfter(view, advanced, session);
     }
     session.dispose();
   });

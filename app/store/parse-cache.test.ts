@@ -29,15 +29,7 @@ import { writeDemoLibrary } from "../demo/demo-library.ts";
 import { openIndexedFile } from "./open-indexed-file.ts";
 import { createParseCache, encodeSavedParse, PARSE_CACHE_VERSION, type ParseCache } from "./parse-cache.ts";
 import { SessionStore } from "./session-store.ts";
-import {
-  assistantLine,
-  fileText,
-  headerLine,
-  snapshot,
-  tempDirs,
-  userLine,
-  waitFor,
-} from "./testing/files.ts";
+import { chainLines, fileText, headerLine, snapshot, tempDirs, userLine, waitFor } from "./testing/files.ts";
 import { ensureNoLeaks } from "../../shared/lifecycle/testing.ts";
 
 ensureNoLeaks();
@@ -122,19 +114,6 @@ function writeFile(text: string | Uint8Array, name = "session.jsonl"): string {
   return path;
 }
 
-function sessionLines(count: number): string[] {
-  const lines = [headerLine()];
-  for (let i = 1; i <= count; i++) {
-    const parent = i === 1 ? null : `e${i - 1}`;
-    lines.push(
-      i % 2
-        ? userLine(`e${i}`, parent, `question ${i}`, i)
-        : assistantLine(`e${i}`, parent, `answer ${i}`, i),
-    );
-  }
-  return lines;
-}
-
 describe("a saved parse reads back as the parse of the file", () => {
   it("Pi's recorded sessions (version 1: read whole, never saved) and the demo library's (version 3)", () => {
     const recorded = readdirSync(FIXTURES)
@@ -207,20 +186,20 @@ describe("a saved parse reads back as the parse of the file", () => {
       "42\n",
       `${userLine("e2", "e4", "same id again", 9)}\n`,
     ];
-    expectAppendsReadAsFresh(sessionLines(4), tails);
+    expectAppendsReadAsFresh(chainLines(4), tails);
   });
 
   it("a saved file that ends in a non-entry value (Pi resumes with an empty context) keeps it after appends", () => {
     // An entry appended after such a value is left out: a resumed parser numbers it (`piIndex`, used only by
     // version-1 compactions, never saved) without the value, as the follower always has.
     expectAppendsReadAsFresh(
-      [...sessionLines(4), "42"],
+      [...chainLines(4), "42"],
       ["\n", "{bad\n", "null\n", `${headerLine({ id: "other" })}\n`],
     );
   });
 
   it("a megabyte appended makes the open save the parse again; less does not", () => {
-    const path = writeFile(fileText(sessionLines(10)));
+    const path = writeFile(fileText(chainLines(10)));
     const { cache } = freshCache();
     openCached(path, cache);
     appendFileSync(path, fileText([userLine("small", "e10", "a little more", 11)]));
@@ -238,7 +217,7 @@ describe("a saved parse reads back as the parse of the file", () => {
 
 describe("a saved parse that does not fit the file is not used", () => {
   it("one byte changed in the middle, same size: parsed again, and the new parse is what shows", () => {
-    const path = writeFile(fileText(sessionLines(20)));
+    const path = writeFile(fileText(chainLines(20)));
     const { cache } = freshCache();
     openCached(path, cache);
     const bytes = readFileSync(path);
@@ -252,21 +231,21 @@ describe("a saved parse that does not fit the file is not used", () => {
   });
 
   it("a file shorter than the saved parse, or cut and regrown: parsed again", () => {
-    const path = writeFile(fileText(sessionLines(20)));
+    const path = writeFile(fileText(chainLines(20)));
     const { cache } = freshCache();
     openCached(path, cache);
     const size = statSync(path).size;
     truncateSync(path, size - 10);
     expect(openCached(path, cache).read).toEqual({ from: "file" });
     // Regrown past the old size with other bytes than before.
-    writeFileSync(path, fileText([...sessionLines(12), userLine("x", "e12", "other", 40), ...[]]));
-    appendFileSync(path, fileText(sessionLines(30).slice(13)));
+    writeFileSync(path, fileText([...chainLines(12), userLine("x", "e12", "other", 40), ...[]]));
+    appendFileSync(path, fileText(chainLines(30).slice(13)));
     const reread = openCached(path, cache);
     expect(reread.seen).toEqual(fresh(path));
   });
 
   it("a damaged, truncated, foreign or other-version cache file: parsed again, no error", () => {
-    const path = writeFile(fileText(sessionLines(20)));
+    const path = writeFile(fileText(chainLines(20)));
     const { cache, dir } = freshCache();
     openCached(path, cache);
     const [name] = readdirSync(dir).filter((file) => file.endsWith(".json"));
@@ -303,8 +282,8 @@ describe("a saved parse that does not fit the file is not used", () => {
   });
 
   it("a cache of another file under this file's name is refused by its digest", () => {
-    const a = writeFile(fileText(sessionLines(20)), "a.jsonl");
-    const b = writeFile(fileText(sessionLines(20)).replace("question 3", "question 9"), "b.jsonl");
+    const a = writeFile(fileText(chainLines(20)), "a.jsonl");
+    const b = writeFile(fileText(chainLines(20)).replace("question 3", "question 9"), "b.jsonl");
     const { cache, dir } = freshCache();
     openCached(a, cache);
     const [name] = readdirSync(dir).filter((file) => file.endsWith(".json"));
@@ -318,7 +297,7 @@ describe("a saved parse that does not fit the file is not used", () => {
 
 describe("what is not saved", () => {
   it("files below the cache's size, legacy versions, structure-only reads, a last line without newline", () => {
-    const small = writeFile(fileText(sessionLines(3)));
+    const small = writeFile(fileText(chainLines(3)));
     const { dir } = freshCache();
     const sized = createParseCache(dir, { minBytes: 1024 * 1024 });
     expect(openCached(small, sized).saved).toBe(false);
@@ -337,13 +316,13 @@ describe("what is not saved", () => {
     expect(structureOnly.saveForNextOpen).toBeUndefined();
     structureOnly.close();
 
-    const unterminated = writeFile(fileText(sessionLines(4)) + userLine("e5", "e4", "still writing", 5));
+    const unterminated = writeFile(fileText(chainLines(4)) + userLine("e5", "e4", "still writing", 5));
     openCached(unterminated, cache);
     expect(openCached(unterminated, cache).read).toEqual({ from: "file" });
   });
 
   it("values JSON cannot write back as they are (a number too large, -0) keep the file from being saved", () => {
-    const lines = sessionLines(4);
+    const lines = chainLines(4);
     lines.push(
       '{"type":"custom","customType":"x","id":"big","parentId":"e4","timestamp":"2026-01-01T00:00:09.000Z","n":1e400}',
     );
@@ -361,7 +340,7 @@ describe("the folder", () => {
     const { cache, dir } = freshCache();
     const paths: string[] = [];
     for (let i = 0; i < 66; i++) {
-      const path = writeFile(fileText(sessionLines(2)), `s${i}.jsonl`);
+      const path = writeFile(fileText(chainLines(2)), `s${i}.jsonl`);
       // Session i was last changed i minutes after the first: 0 and 1 are the oldest.
       const time = new Date(Date.UTC(2026, 0, 1, 0, i));
       utimesSync(path, time, time);
@@ -388,7 +367,7 @@ describe("the folder", () => {
 
 describe("the store", () => {
   it("saves a fresh parse after its delay and opens from it next time; a closed store saves nothing", async () => {
-    const path = writeFile(fileText(sessionLines(30)));
+    const path = writeFile(fileText(chainLines(30)));
     const { cache, dir } = freshCache();
     const first = SessionStore.open(path, {
       mode: "structure-with-facts",
@@ -398,7 +377,7 @@ describe("the store", () => {
     await waitFor(() => existsSync(dir) && readdirSync(dir).length === 2, "the saved parse and view");
     first.dispose();
 
-    const other = writeFile(fileText(sessionLines(8)));
+    const other = writeFile(fileText(chainLines(8)));
     const closed = SessionStore.open(other, {
       mode: "structure-with-facts",
       parseCache: cache,

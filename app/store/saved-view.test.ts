@@ -23,7 +23,7 @@ import { createParseCache, type ParseCache } from "./parse-cache.ts";
 import { SAVED_VIEW_VERSION, type SavedView, savedViewOf } from "./saved-view.ts";
 import { SessionStore } from "./session-store.ts";
 import { countingLoads } from "./testing/counting-cache.ts";
-import { assistantLine, fileText, headerLine, snapshot, tempDirs, userLine } from "./testing/files.ts";
+import { assistantLine, chainLines, fileText, snapshot, tempDirs, userLine } from "./testing/files.ts";
 import { ensureNoLeaks } from "../../shared/lifecycle/testing.ts";
 
 ensureNoLeaks();
@@ -42,17 +42,9 @@ function writeFile(text: string, name = "session.jsonl"): string {
   return path;
 }
 
+/** The sessions of these tests: a chain of questions and answers in /work/saved. */
 function sessionLines(count: number, prefix = "e"): string[] {
-  const lines = [headerLine({ cwd: "/work/saved" })];
-  for (let i = 1; i <= count; i++) {
-    const parent = i === 1 ? null : `${prefix}${i - 1}`;
-    lines.push(
-      i % 2
-        ? userLine(`${prefix}${i}`, parent, `question ${i}`, i)
-        : assistantLine(`${prefix}${i}`, parent, `answer ${i}`, i),
-    );
-  }
-  return lines;
+  return chainLines(count, { prefix, cwd: "/work/saved" });
 }
 
 /** What an open without any cache reads. */

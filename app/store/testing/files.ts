@@ -52,6 +52,21 @@ export function assistantLine(id: string, parentId: string | null, text: string,
   });
 }
 
+/** A header and a chain of `count` messages, questions and answers in turn, `${prefix}1` to `${prefix}${count}`. */
+export function chainLines(count: number, options: { prefix?: string; cwd?: string } = {}): string[] {
+  const prefix = options.prefix ?? "e";
+  const lines = [headerLine(options.cwd === undefined ? {} : { cwd: options.cwd })];
+  for (let i = 1; i <= count; i++) {
+    const parent = i === 1 ? null : `${prefix}${i - 1}`;
+    lines.push(
+      i % 2
+        ? userLine(`${prefix}${i}`, parent, `question ${i}`, i)
+        : assistantLine(`${prefix}${i}`, parent, `answer ${i}`, i),
+    );
+  }
+  return lines;
+}
+
 export function fileText(lines: readonly string[]): string {
   return lines.map((line) => `${line}\n`).join("");
 }
