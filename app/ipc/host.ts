@@ -160,9 +160,10 @@ export interface WindowServicesOptions {
    */
   afterReplies?: ((work: () => void) => void) | undefined;
   /**
-   * How long a session opened from a saved view waits, once its first answers have left, before it builds
-   * its index (seconds of work at 100k entries, in one piece): the window draws what it was sent first
-   * (default `INDEX_BUILD_DELAY_MS`). A request that needs the index builds it at once.
+   * How long a session opened from a saved view waits after the last answer it read from that view (once
+   * it has left) before it builds its index (about a second of work at 100k entries, in one piece): the
+   * window draws what it was sent first (default `INDEX_BUILD_DELAY_MS`). A request that needs the index
+   * builds it at once.
    */
   indexBuildDelayMs?: number | undefined;
 }

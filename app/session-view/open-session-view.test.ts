@@ -7,7 +7,7 @@
 
 import { appendFileSync, readFileSync, rmSync, truncateSync, utimesSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { BranchModel } from "../../shared/branches/index.ts";
 import type { SessionView } from "../../shared/ipc/contract.ts";
 import { applySessionDelta } from "../../shared/ipc/session-delta.ts";
@@ -329,6 +329,37 @@ describe("sessions opened from a saved view", () => {
     expect(cache.loads).toBe(1);
     expect(open.context(SAMPLE_IDS.u2, true)).toEqual(contextView(index, reader, SAMPLE_IDS.u2, true));
     expect(plainView(current(created))).toEqual(plainView(view));
+  });
+
+  it("builds the index once its first answers are quiet: each answer from the saved view puts it off", async () => {
+    const { samplePath } = fixture;
+    writeSampleSession(samplePath);
+    const { created, cache } = savedViewHost();
+    saveView(samplePath, cache);
+    cache.loads = 0;
+    const { view } = await openSample(created);
+    const open = created.windowServices.sessions.requireCurrent();
+    // Only the build's timer is faked; the answers still leave on the next turn, as they do.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      open.context(view.leafId!, false);
+      await nextTurn();
+      vi.advanceTimersByTime(INDEX_BUILD_TEST_DELAY_MS - 1);
+      open.entry(view.leafId!);
+      await nextTurn();
+      vi.advanceTimersByTime(INDEX_BUILD_TEST_DELAY_MS - 1);
+      expect(cache.loads).toBe(0);
+      vi.advanceTimersByTime(1);
+      expect(cache.loads).toBe(1);
+      // Built once: answers read from the saved view later (it still describes the index) build nothing more.
+      open.context(view.leafId!, true);
+      await nextTurn();
+      vi.advanceTimersByTime(INDEX_BUILD_TEST_DELAY_MS * 2);
+      expect(cache.loads).toBe(1);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("answers the branch map from the saved view without an index; once the file grew, from the index", async () => {

@@ -69,8 +69,12 @@ interface PagedAnswer {
   editTargets: ReadonlySet<string> | undefined;
 }
 
-/** See `SessionViewServices.indexBuildDelayMs`: long enough for a window to draw a 100k-entry session's map. */
-export const INDEX_BUILD_DELAY_MS = 1000;
+/**
+ * See `SessionViewServices.indexBuildDelayMs`. A window asks for the leaf's context and entry together once
+ * it has read the view (its map came with the view); a short quiet after their answers, and the index is
+ * built while the window draws them, before a live session's next append or the user's first click needs it.
+ */
+export const INDEX_BUILD_DELAY_MS = 150;
 
 /** What the views of a window's sessions share. */
 export interface SessionViewServices {
@@ -84,7 +88,7 @@ export interface SessionViewServices {
    * long work does not hold them back (see `WindowServicesOptions.afterReplies`).
    */
   afterReplies: (work: () => void) => void;
-  /** How long after those replies a session opened from a saved view builds its index (see `buildIndexSoon`). */
+  /** How long after the last answer read from its saved view a session builds its index (see `buildIndexSoon`). */
   indexBuildDelayMs: number;
   /** Errors of work done after the replies (building the index). */
   onInternalError?: ((error: unknown, request: string) => void) | undefined;
@@ -106,8 +110,8 @@ export class OpenSessionView extends DisposableObject {
    * it stay as they are); dropped when the file is read again.
    */
   private paged: PagedAnswer | undefined;
-  /** The index build `buildIndexSoon` scheduled: null while it waits for the replies to leave. */
-  private indexBuild: ReturnType<typeof setTimeout> | null | undefined;
+  /** The index build `buildIndexSoon` scheduled (put off by each answer read from the saved view), or done. */
+  private indexBuild: ReturnType<typeof setTimeout> | "done" | undefined;
   /** One search per index: its texts are built on the first search and kept while the index grows by appends. */
   private readonly searches = new WeakMap<SessionIndex, EntrySearch>();
 
@@ -222,10 +226,10 @@ export class OpenSessionView extends DisposableObject {
   }
 
   private wholeEntry(entryId: string): EntryDetail {
-    return (
-      savedLeafEntry(this.session.savedView, entryId) ??
-      entryDetail(this.session.index, this.session.reader, entryId)
-    );
+    const saved = savedLeafEntry(this.session.savedView, entryId);
+    if (!saved) return entryDetail(this.session.index, this.session.reader, entryId);
+    this.buildIndexSoon();
+    return saved;
   }
 
   async search(query: string, limit = SESSION_SEARCH_MAX_LIMIT): Promise<SessionSearchResult> {
@@ -298,20 +302,24 @@ export class OpenSessionView extends DisposableObject {
 
   /**
    * A session opened from a saved view answers its first requests (the view,
-   * the leaf's context and entry, the branch map) without its index; the
-   * index is built `indexBuildDelayMs` after those answers have left, so the
-   * window draws them before this process is busy for seconds, and a click
-   * elsewhere need not wait for it (a request that needs the index sooner
-   * builds it then).
+   * the leaf's context and entry, the branch map) without its index. The
+   * index is built once those answers have left and `indexBuildDelayMs` has
+   * passed without another answer read from the saved view: the window draws
+   * what it was sent first, and the build (a second of work at 100k entries,
+   * in one piece) is over before a live session's next append or the user's
+   * next click needs it. A request that needs the index sooner builds it then.
    */
   private buildIndexSoon(): void {
-    if (this.indexBuild !== undefined) return;
     const { session } = this;
-    this.indexBuild = null;
     this.services.afterReplies(() => {
-      if (this.isDisposed) return;
-      this.indexBuild = setTimeout(() => {
+      if (this.isDisposed || this.indexBuild === "done") return;
+      if (this.indexBuild) {
+        this.indexBuild.refresh();
+        return;
+      }
+      const timer = setTimeout(() => {
         if (this.isDisposed) return;
+        this.indexBuild = "done";
         try {
           // A look at the file builds the index first (and reads it again if it did not read the view's bytes).
           session.refresh();
@@ -319,7 +327,7 @@ export class OpenSessionView extends DisposableObject {
           this.services.onInternalError?.(error, "session.index");
         }
       }, this.services.indexBuildDelayMs);
-      const timer = this.indexBuild;
+      this.indexBuild = timer;
       this.register(toDisposable(() => clearTimeout(timer)));
     });
   }
