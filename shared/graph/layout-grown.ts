@@ -12,6 +12,7 @@
 
 import type { GraphNode } from "./chains.ts";
 import type { GrownGraph } from "./folded-graph.ts";
+import { LayeredMap } from "./layered-map.ts";
 import type { Layout, LayoutOptions, Position } from "./layout.ts";
 
 /** The entry a graph node is known by across layouts (as layout.ts keys rows). */
@@ -60,18 +61,21 @@ export function growLayout(previous: Layout, graph: GrownGraph, options: LayoutO
     removedMax = Math.max(removedMax, columnOf(position));
   }
   if (removedMax === oldMaxColumn && lastColumn < oldMaxColumn) return null;
-  const positions = new Map(previous.positions);
-  for (const node of removed) positions.delete(node.id);
-  const rows = new Map(previous.rows);
-  for (let k = 0; k < added.length; k++) {
-    const node = added[k]!;
+  // Grown by version, not copied: an append costs what it added (layered-map.ts).
+  const placed = added.map((node, k): [string, Position] => {
     const column = topColumn + k;
-    positions.set(
-      node.id,
-      lr ? { x: column * stepX, y: row * stepY } : { x: row * stepX, y: column * stepY },
-    );
-    rows.set(keyOf(node), row);
-  }
+    return [node.id, lr ? { x: column * stepX, y: row * stepY } : { x: row * stepX, y: column * stepY }];
+  });
+  const positions = LayeredMap.changed(
+    previous.positions,
+    removed.map((node) => node.id),
+    placed,
+  );
+  const rows = LayeredMap.changed(
+    previous.rows,
+    [],
+    added.map((node): [string, number] => [keyOf(node), row]),
+  );
   const across = (Math.max(oldMaxColumn, lastColumn) + 1) * stepAcross;
   return lr
     ? { positions, width: across, height: previous.height, rows }

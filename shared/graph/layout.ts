@@ -40,7 +40,8 @@ export interface Position {
 }
 
 export interface Layout {
-  positions: Map<string, Position>;
+  /** Grown by version after appends (layered-map.ts): never changed in place. */
+  positions: ReadonlyMap<string, Position>;
   /** Extent of the drawing. */
   width: number;
   height: number;
