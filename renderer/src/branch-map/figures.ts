@@ -1,5 +1,7 @@
 /** How the branch views write their figures: cost, counts, times. Pure. */
 
+import { figure } from "../text/figures.ts";
+
 /** Dollars as Pi's footer writes them: "$1.23", "$0.004" below a cent, "$0" for none. */
 export function formatCost(dollars: number): string {
   if (dollars === 0) return "$0";
@@ -9,7 +11,7 @@ export function formatCost(dollars: number): string {
 
 /** "1 entry", "2,345 entries". */
 export function count(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+  return `${figure(n)} ${n === 1 ? one : many}`;
 }
 
 /** A timestamp as a short date and time in UTC ("2026-09-25 19:13"), or "" when there is none. */

@@ -15,6 +15,7 @@ import { count, formatCost } from "../branch-map/figures.ts";
 import { useController, useGraphModel, useSession } from "../state/hooks.tsx";
 import { UserText } from "../text/user-text.tsx";
 import { ContextList, TurnList } from "./compare-rows.tsx";
+import { figure } from "../text/figures.ts";
 
 export const COMPARE_PANE_ID = "compare-pane";
 
@@ -54,8 +55,7 @@ function SideFacts({ side, facts, other }: { side: string; facts: RunFacts; othe
             Tokens
           </dt>
           <dd>
-            {facts.tokens.input.toLocaleString("en-US")} in / {facts.tokens.output.toLocaleString("en-US")}{" "}
-            out
+            {figure(facts.tokens.input)} in / {figure(facts.tokens.output)} out
           </dd>
         </div>
         <div>

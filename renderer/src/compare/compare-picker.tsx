@@ -12,6 +12,7 @@ import { focusGraph } from "../graph/session-graph.tsx";
 import { useController, useSession } from "../state/hooks.tsx";
 import { UserText } from "../text/user-text.tsx";
 import { compareTips, compareWithPicker } from "./start-compare.ts";
+import { figure } from "../text/figures.ts";
 
 /** The key that opens the picker for the selected entry (free in Pi's `/tree`). */
 export const COMPARE_KEY = "c";
@@ -80,7 +81,7 @@ function TipList({
           {leaf.label ? <span className="badge label">{leaf.label}</span> : null}
           <UserText className="tip-text" text={tipText(leaf)} />
           <span className="muted tip-facts">
-            {`${leaf.entries.toLocaleString("en-US")} entries · ${formatCost(leaf.cost)} · ${shortTime(leaf.lastTimestamp)}`}
+            {`${figure(leaf.entries)} entries · ${formatCost(leaf.cost)} · ${shortTime(leaf.lastTimestamp)}`}
           </span>
         </div>
       ))}

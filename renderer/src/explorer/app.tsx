@@ -17,6 +17,7 @@ import { LabelDialog } from "./label-dialog.tsx";
 import { useBranches } from "../branch-map/use-branches.ts";
 import { ComparePane } from "../compare/compare-pane.tsx";
 import { TipPicker } from "../compare/compare-picker.tsx";
+import { localFigure } from "../text/figures.ts";
 
 function focusSearch() {
   const input = document.getElementById(SEARCH_INPUT_ID);
@@ -91,7 +92,7 @@ function SessionHeader() {
                 ))}
                 {view.problems.length > PROBLEMS_LISTED ? (
                   <li className="problem more">
-                    {`and ${(view.problems.length - PROBLEMS_LISTED).toLocaleString()} more: \`arbor check <file>\` lists them all`}
+                    {`and ${localFigure(view.problems.length - PROBLEMS_LISTED)} more: \`arbor check <file>\` lists them all`}
                   </li>
                 ) : null}
               </ul>

@@ -27,6 +27,7 @@ import {
 } from "./minimap-draw.ts";
 import type { OverviewHighlights } from "./overview-draw.ts";
 import { type OverviewScene, overviewScene, sceneMade } from "./overview-scene.ts";
+import { localFigure } from "../text/figures.ts";
 
 type Flow = Pick<ReturnType<typeof useReactFlow>, "setCenter" | "getViewport">;
 
@@ -64,7 +65,7 @@ export function createMinimapPointer(controller: Controller, flow: Flow, viewSiz
 }
 
 const minimapLabel = (model: GraphModel | null) =>
-  `Minimap: ${(model?.graph.nodes.length ?? 0).toLocaleString()} nodes`;
+  `Minimap: ${localFigure(model?.graph.nodes.length ?? 0)} nodes`;
 
 type FlowStore = ReturnType<typeof useStoreApi>;
 type MinimapHighlights = Pick<OverviewHighlights, "path" | "shades" | "selected">;

@@ -18,6 +18,7 @@ import type { SessionState } from "../state/stores.ts";
 import { createRedraw, onGraphChange, sizeCanvas, watchPalette } from "./canvas-frame.ts";
 import { drawOverview, type OverviewHighlights } from "./overview-draw.ts";
 import { overviewScene, overviewTitle } from "./overview-scene.ts";
+import { localFigure } from "../text/figures.ts";
 
 /**
  * Below this zoom the graph is the overview. Node text is 11-12 px (styles.css), so under 0.4 it is
@@ -169,8 +170,8 @@ function OverviewTooltip({ hover }: { hover: OverviewHover }) {
 
 function overviewLabel(model: GraphModel | null): string {
   if (!model) return "Overview of the session graph";
-  const nodes = model.graph.nodes.length.toLocaleString();
-  const entries = model.visible.count.toLocaleString();
+  const nodes = localFigure(model.graph.nodes.length);
+  const entries = localFigure(model.visible.count);
   return `Overview of the session graph, zoomed out: ${nodes} nodes for ${entries} entries, the selected path highlighted. Zoom in to read the entries.`;
 }
 

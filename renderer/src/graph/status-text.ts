@@ -11,6 +11,7 @@ import {
   type KnownEntryType,
   type KnownRole,
 } from "../../../shared/session/types.ts";
+import { figure } from "../text/figures.ts";
 
 /** What kind of entry the file's last one is, in words, by entry type (a new Pi type must be named here)... */
 const TYPE_WORDS: Readonly<Record<KnownEntryType, string>> = {
@@ -69,9 +70,8 @@ export interface StatusFacts {
 
 export function statusText(facts: StatusFacts): string {
   const entries = facts.entries === 1 ? "entry" : "entries";
-  let text = `${facts.filter} filter: ${facts.shown.toLocaleString("en-US")} of ${facts.entries.toLocaleString("en-US")} ${entries} shown`;
-  if (facts.nodes !== facts.shown)
-    text += ` (${facts.nodes.toLocaleString("en-US")} nodes: long runs folded into chains)`;
+  let text = `${facts.filter} filter: ${figure(facts.shown)} of ${figure(facts.entries)} ${entries} shown`;
+  if (facts.nodes !== facts.shown) text += ` (${figure(facts.nodes)} nodes: long runs folded into chains)`;
   if (facts.leafHidden) {
     text += `; the file's last entry is ${kindInWords(facts.leafHidden.kind)}, ${HIDDEN_WORDS[facts.leafHidden.by]}`;
   }

@@ -11,6 +11,7 @@ import { UserText } from "../text/user-text.tsx";
 import { useBranches } from "../branch-map/use-branches.ts";
 import { CompareWithSourceButton, LibraryCompareBar } from "../compare/library-compare.tsx";
 import { displayName, type LibraryGroup, type LibraryRow, libraryGroups } from "./library-view.ts";
+import { localFigure } from "../text/figures.ts";
 
 const SORTS: { value: LibrarySort; label: string }[] = [
   { value: "recent", label: "Recent" },
@@ -41,9 +42,7 @@ function ScanProgress() {
     <div className="scan-progress">
       <progress aria-label="Scanning sessions" max={1} value={value} />
       <span className="muted">
-        {progress
-          ? `${progress.loaded.toLocaleString()} of ${progress.total.toLocaleString()} files`
-          : "Scanning…"}
+        {progress ? `${localFigure(progress.loaded)} of ${localFigure(progress.total)} files` : "Scanning…"}
       </span>
     </div>
   );
@@ -70,7 +69,7 @@ function SkippedFiles() {
   return (
     <details className="skipped-files">
       <summary>
-        {skipped.length === 1 ? "1 file skipped" : `${skipped.length.toLocaleString()} files skipped`}
+        {skipped.length === 1 ? "1 file skipped" : `${localFigure(skipped.length)} files skipped`}
       </summary>
       <ul aria-label="Files the scan skipped">
         {skipped.map(({ path, reason }) => (

@@ -12,6 +12,7 @@ import type { ManageDialog } from "../state/manage-state.ts";
 import { UserText } from "../text/user-text.tsx";
 import { ContextEditDialog, movesResumePoint } from "./context-edit-dialog.tsx";
 import { Dialog } from "./dialog.tsx";
+import { localFigure } from "../text/figures.ts";
 
 type Of<K extends ManageDialog["kind"]> = Extract<ManageDialog, { kind: K }>;
 
@@ -272,7 +273,7 @@ function ImportReportDialog({ dialog }: { dialog: Of<"import-report"> }) {
       }
     >
       <p>
-        Copied as <bdi className="import-path">{path}</bdi> ({report.entries.toLocaleString()} entries); the
+        Copied as <bdi className="import-path">{path}</bdi> ({localFigure(report.entries)} entries); the
         original is unchanged.
       </p>
       <p data-testid="import-counts">

@@ -12,6 +12,7 @@ import { formatCost } from "../branch-map/figures.ts";
 import { useController } from "../state/hooks.tsx";
 import type { ContextMode } from "../state/stores.ts";
 import { FIGURE_EXPLANATIONS, pathCost } from "./path-cost.ts";
+import { localFigure } from "../text/figures.ts";
 
 export function ContextHeader({ view, mode }: { view: ContextView; mode: ContextMode }) {
   return (
@@ -81,14 +82,14 @@ function ContextFacts({ view, mode }: { view: ContextView; mode: ContextMode }) 
       <Fact term="Model">{view.model ? `${view.model.provider}/${view.model.modelId}` : "none"}</Fact>
       <Fact term="Thinking">{view.thinkingLevel}</Fact>
       <Fact term="Messages" testId="message-count">
-        {count.toLocaleString()}
+        {localFigure(count)}
       </Fact>
       <Fact term="Estimated tokens" explanation={FIGURE_EXPLANATIONS.estimated}>
-        ~{view.tokenEstimate.toLocaleString()}
+        ~{localFigure(view.tokenEstimate)}
       </Fact>
       {view.lastInputTokens !== null ? (
         <Fact term="Last input tokens" explanation={FIGURE_EXPLANATIONS.lastInput}>
-          {view.lastInputTokens.toLocaleString()}
+          {localFigure(view.lastInputTokens)}
         </Fact>
       ) : null}
       {cost.answers > 0 ? (
@@ -119,7 +120,7 @@ function EntryLink({ id }: { id: string }) {
 function CompactionNote({ compaction }: { compaction: CompactionInEffect }) {
   return (
     <p className="compaction-note">
-      Compaction <EntryLink id={compaction.entryId} /> in effect ({compaction.tokensBefore.toLocaleString()}{" "}
+      Compaction <EntryLink id={compaction.entryId} /> in effect ({localFigure(compaction.tokensBefore)}{" "}
       tokens before); kept from <EntryLink id={compaction.firstKeptEntryId} />
       {compaction.firstKeptOnPath ? "" : " (not on this path: nothing before the compaction is kept)"}.
     </p>

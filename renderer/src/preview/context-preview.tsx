@@ -26,6 +26,7 @@ import { MessageView, type ShownWhole, ShownWholeContext } from "./message-view.
 import { ContextCuts } from "./cut-texts.tsx";
 import { heldItems, type PreviewItem, previewItem } from "./preview-items.ts";
 import { useShownRows } from "./shown-rows.ts";
+import { localFigure } from "../text/figures.ts";
 
 export type { PreviewItem } from "./preview-items.ts";
 
@@ -206,7 +207,7 @@ function VirtualRow({
 function LoadingRow({ index }: { index: number }) {
   return (
     <div className="message message-loading" data-index={index} data-loading="">
-      Loading message {(index + 1).toLocaleString()}…
+      Loading message {localFigure(index + 1)}…
     </div>
   );
 }

@@ -21,6 +21,7 @@ import { MarkdownText } from "./markdown.tsx";
 import { base64Bytes, formatBytes } from "./format.ts";
 import { UserText } from "../text/user-text.tsx";
 import { showBidiControls } from "../../../shared/text/bidi.ts";
+import { localFigure } from "../text/figures.ts";
 
 /** A role as words: Pi's camelCase roles ("compactionSummary") would read as one word once upper-cased. */
 function roleWords(role: string): string {
@@ -134,7 +135,7 @@ export function CollapsibleText({
           setExpanded(!expanded);
         }}
       >
-        {expanded ? "Show fewer lines" : `Show all ${lines.length.toLocaleString()} lines`}
+        {expanded ? "Show fewer lines" : `Show all ${localFigure(lines.length)} lines`}
       </button>
     </div>
   );
@@ -238,7 +239,7 @@ function AssistantView({ message }: { message: Json }) {
             const thinking = str(block.thinking);
             return (
               <details key={key} className="thinking">
-                <summary>Thinking ({thinking.length.toLocaleString()} characters)</summary>
+                <summary>Thinking ({localFigure(thinking.length)} characters)</summary>
                 <div className="plain-text">{thinking}</div>
               </details>
             );
@@ -311,7 +312,7 @@ function headerDetails(message: Json): ReactNode {
       );
     case "compactionSummary":
       return typeof message.tokensBefore === "number"
-        ? `${message.tokensBefore.toLocaleString()} tokens before`
+        ? `${localFigure(message.tokensBefore)} tokens before`
         : null;
     case "user":
     case "bashExecution":
@@ -344,7 +345,7 @@ function MessageBody({ message }: { message: Json }) {
     case "system":
       return (
         <details className="system">
-          <summary>System prompt ({str(message.content).length.toLocaleString()} characters)</summary>
+          <summary>System prompt ({localFigure(str(message.content).length)} characters)</summary>
           <div className="plain-text">{str(message.content)}</div>
         </details>
       );
@@ -417,7 +418,7 @@ export const MessageView = memo(function MessageView({
       <header className="message-header">
         <span className={`role-name role-${role}`}>{roleWords(role)}</span>
         <span className="message-details">{headerDetails(body)}</span>
-        {tokenEstimate !== null ? <span className="muted">~{tokenEstimate.toLocaleString()} tok</span> : null}
+        {tokenEstimate !== null ? <span className="muted">~{localFigure(tokenEstimate)} tok</span> : null}
         {entryId ? (
           <button
             type="button"

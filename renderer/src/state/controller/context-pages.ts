@@ -15,6 +15,7 @@ import { messageOfRow } from "../../../../shared/ipc/context-pages.ts";
 import { gaps, wholeContext, withPage } from "../../../../shared/ipc/context-reading.ts";
 import type { Controller } from "./api.ts";
 import { type ControllerKit, messageOf, type Timer } from "./kit.ts";
+import { localFigure } from "../../text/figures.ts";
 
 /** Messages fetched around the rows shown: about a screen's worth of scrolling either way, and more. */
 export const PAGE_AROUND_ROWS = 400;
@@ -93,10 +94,7 @@ async function copyContext(kit: ControllerKit, format: "json" | "markdown"): Pro
     if (current.messages.length < current.messageCount) {
       // Page after page, which a large context makes seconds: said once it takes a while.
       timer = kit.later(COPY_NOTICE_AFTER_MS, () =>
-        notify(
-          "info",
-          `Fetching all ${current.messageCount.toLocaleString()} messages of the context to copy…`,
-        ),
+        notify("info", `Fetching all ${localFigure(current.messageCount)} messages of the context to copy…`),
       );
       copied = await wholeContext(current, pages, (request) =>
         kit.client.request("session.contextPage", request),
