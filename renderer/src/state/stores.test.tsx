@@ -137,6 +137,54 @@ describe("the controller", () => {
     controller.dispose();
   });
 
+  it("applies a burst's appends at most once an appendPauseMs, those that came in the pause together", async () => {
+    const client = createFakeClient([{ sessionId: "one", text: sessionText(conversation(3)) }]);
+    const stores = createStores();
+    const frames: (() => void)[] = [];
+    const controller = createController(client, stores, {
+      location,
+      afterNextFrame: (run) => frames.push(run),
+      appendPauseMs: 100,
+    });
+    await controller.start();
+    await controller.openSession("one");
+    let changes = 0;
+    const unsubscribe = stores.session.subscribe((state, previous) => {
+      if (state.view !== previous.view) changes++;
+    });
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+    try {
+      // Long after any append: the next frame applies it.
+      const [first] = client.append("one", [user("n0", "next")]);
+      expect(frames).toHaveLength(1);
+      frames.shift()!();
+      expect(changes).toBe(1);
+      // Within the pause: no frame is asked for until it ends; what comes meanwhile joins it.
+      const [second] = client.append("one", [assistant("n1", "answer")]);
+      vi.advanceTimersByTime(60);
+      const [third] = client.append("one", [user("n2", "again")]);
+      vi.advanceTimersByTime(39);
+      expect(frames).toHaveLength(0);
+      vi.advanceTimersByTime(1);
+      expect(frames).toHaveLength(1);
+      frames.shift()!();
+      expect(changes).toBe(2);
+      expect(plainView(stores.session.getState().view)).toEqual(
+        plainView(await client.request("session.current", {})),
+      );
+      expect(stores.session.getState().selectedId).toBe(third);
+      expect([...stores.live.getState().recent]).toEqual([first, second, third]);
+      // A pause later, at once again.
+      vi.advanceTimersByTime(100);
+      client.append("one", [assistant("n3", "done")]);
+      expect(frames).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+      unsubscribe();
+      controller.dispose();
+    }
+  });
+
   it("follows a burst of appends by jumping to each new leaf, and animates a move after a pause", async () => {
     const { client, stores, controller } = setup(["one"]);
     await controller.start();

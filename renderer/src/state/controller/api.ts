@@ -29,6 +29,14 @@ export interface ControllerOptions {
    * once a frame. Absent (tests), each append applies as it arrives.
    */
   afterNextFrame?: ((run: () => void) => void) | undefined;
+  /**
+   * With `afterNextFrame`: appends that come less than this many ms after
+   * the last ones were applied wait for the rest of it, then the next frame,
+   * so a burst is applied at most this often, a few lines at a time (each
+   * application draws the graph, the minimap and the status again, whatever
+   * it adds). Absent or 0: once a frame.
+   */
+  appendPauseMs?: number | undefined;
   /** Runs `run` when the page is idle: work that can be done ahead (absent in tests: it is then not done ahead). */
   whenIdle?: ((run: () => void) => void) | undefined;
   /** How the window reaches the main process: the desktop app imports through its own file dialog. */

@@ -106,12 +106,23 @@ export function createSessionUpdates(kit: ControllerKit, needs: FollowNeeds): Se
 }
 
 /**
- * Appends waiting for the next frame (`afterNextFrame`): a burst faster
- * than frames is applied at once, so the graph and the page follow it once
- * a frame, not once a line. Without a frame to wait for, each applies as it comes.
+ * Appends waiting for the next frame (`afterNextFrame`), and before it for
+ * the rest of `appendPauseMs` after the last ones applied: a burst faster
+ * than that is applied a few lines at once, so the graph and the page follow
+ * it at that pace, not once a line. Without a frame to wait for, each applies
+ * as it comes.
  */
 function createAppendQueue(kit: ControllerKit, needs: FollowNeeds) {
-  const schedule = kit.options.afterNextFrame;
+  const frame = kit.options.afterNextFrame;
+  const pause = kit.options.appendPauseMs ?? 0;
+  let lastApplied = Number.NEGATIVE_INFINITY;
+  const schedule =
+    frame &&
+    ((run: () => void) => {
+      const wait = lastApplied + pause - performance.now();
+      if (wait <= 0) frame(run);
+      else kit.later(wait, () => frame(run));
+    });
   let waiting: ArborEvents["session.appended"][] = [];
   let lastFollowed = Number.NEGATIVE_INFINITY;
   // A burst's moves jump: an animation a frame would keep the view (and React Flow's culling) moving throughout.
@@ -124,6 +135,7 @@ function createAppendQueue(kit: ControllerKit, needs: FollowNeeds) {
     if (waiting.length === 0 || kit.isDisposed()) return;
     const events = waiting;
     waiting = [];
+    lastApplied = performance.now();
     // In order, each session's run of appends together (the events of another session are dropped there).
     let from = 0;
     for (let k = 1; k <= events.length; k++) {
