@@ -52,9 +52,12 @@ const P95_LAG_TARGET_MS = 250;
 const GROWTH_ALLOWANCE_MS = 50;
 const LONGEST_TASK_TARGET_MS = 50;
 /**
- * What the test fails on today: the issue's targets above are not met yet on a loaded 2-core machine
- * (issue 20's note has the figures); a miss of a target is reported as an annotation, and these bounds
- * catch a return of the old behaviour (a backlog growing to seconds, tasks of a whole re-layout).
+ * What the test fails on. The lag targets are met with room on a 2-core machine (p95 ~115 ms with
+ * appends applied at most once per 100 ms); the longest task is measured by the wall clock, and a task
+ * of 20-30 ms of the page's own work still passes 50 ms now and then when the server's index build or
+ * the other processes take the cores (issue 20's note has the figures). A miss of a target is reported
+ * as an annotation; these bounds catch a return of the old behaviour (a backlog growing to seconds,
+ * tasks of a whole re-layout).
  */
 const P95_LAG_BOUND_MS = 2_500;
 const GROWTH_BOUND_MS = 1_000;
