@@ -5,7 +5,9 @@ import { changesHeldOver, LayeredMap } from "./layered-map.ts";
 /** Everything a reader of a `ReadonlyMap` can ask, as plain values (the order of the entries included). */
 function readAll(map: ReadonlyMap<string, number>, probes: readonly string[]) {
   const each: [string, number][] = [];
-  map.forEach((value, key) => each.push([key, value]));
+  map.forEach((value, key) => {
+    each.push([key, value]);
+  });
   return {
     size: map.size,
     entries: [...map],
