@@ -287,6 +287,16 @@ describe("sessions opened from a saved view", () => {
     opened.close();
   }
 
+  /** The sample session written, its view saved, then opened from it (no saved parse loaded yet). */
+  async function openSampleFromSavedView() {
+    writeSampleSession(fixture.samplePath);
+    const { created, cache } = savedViewHost();
+    saveView(fixture.samplePath, cache);
+    cache.loads = 0;
+    const { view } = await openSample(created);
+    return { created, cache, view };
+  }
+
   const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
   /** Past the delay before the index is built. */
   const afterIndexDelay = () => new Promise((resolve) => setTimeout(resolve, INDEX_BUILD_TEST_DELAY_MS + 20));
@@ -332,12 +342,7 @@ describe("sessions opened from a saved view", () => {
   });
 
   it("builds the index once its first answers are quiet: each answer from the saved view puts it off", async () => {
-    const { samplePath } = fixture;
-    writeSampleSession(samplePath);
-    const { created, cache } = savedViewHost();
-    saveView(samplePath, cache);
-    cache.loads = 0;
-    const { view } = await openSample(created);
+    const { created, cache, view } = await openSampleFromSavedView();
     const open = created.windowServices.sessions.requireCurrent();
     // Only the build's timer is faked; the answers still leave on the next turn, as they do.
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
@@ -364,11 +369,7 @@ describe("sessions opened from a saved view", () => {
 
   it("answers the branch map from the saved view without an index; once the file grew, from the index", async () => {
     const { samplePath } = fixture;
-    writeSampleSession(samplePath);
-    const { created, cache } = savedViewHost();
-    saveView(samplePath, cache);
-    cache.loads = 0;
-    await openSample(created);
+    const { created, cache } = await openSampleFromSavedView();
     const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
     const mapOf = () => {
       const index = readSession(readFileSync(samplePath, "utf8"));

@@ -8,6 +8,8 @@
  * holds an earlier version still reads it as it was.
  */
 
+import { MapView } from "./map-view.ts";
+
 /** A key the changes removed from the whole map under them. */
 const GONE: unique symbol = Symbol("gone");
 
@@ -20,13 +22,15 @@ export function changesHeldOver(size: number): number {
 }
 
 /** A map of no `undefined` values, read through its changes over a whole map. */
-export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
+export class LayeredMap<K, V> extends MapView<K, V> {
   private constructor(
     /** Never changed: a plain map given to `changed` or made when the changes folded in. */
     private readonly whole: ReadonlyMap<K, V>,
     private readonly changes: ReadonlyMap<K, V | typeof GONE>,
     readonly size: number,
-  ) {}
+  ) {
+    super();
+  }
 
   /**
    * `map` with the keys `removed` deleted, then the entries `added` set;
@@ -67,28 +71,8 @@ export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
     return change === GONE ? undefined : change;
   }
 
-  has(key: K): boolean {
-    return this.get(key) !== undefined;
-  }
-
   entries(): MapIterator<[K, V]> {
     return entriesOf(this.whole, this.changes);
-  }
-
-  *keys(): MapIterator<K> {
-    for (const [key] of this.entries()) yield key;
-  }
-
-  *values(): MapIterator<V> {
-    for (const [, value] of this.entries()) yield value;
-  }
-
-  [Symbol.iterator](): MapIterator<[K, V]> {
-    return this.entries();
-  }
-
-  forEach(run: (value: V, key: K, map: ReadonlyMap<K, V>) => void): void {
-    for (const [key, value] of this.entries()) run(value, key, this);
   }
 }
 

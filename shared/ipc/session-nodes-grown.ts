@@ -12,6 +12,7 @@
 
 import { childListsOf, type IdIndex, type NodeFields } from "../graph/indexed-nodes.ts";
 import { PersistentList } from "../graph/persistent-arrays.ts";
+import { MapView } from "../graph/map-view.ts";
 import type { SessionDelta, TreeNodeView } from "./contract.ts";
 import type { SessionNodeFields, SessionNodes } from "./session-nodes.ts";
 
@@ -166,12 +167,14 @@ function grownFields(base: SessionNodeFields, over: PersistentList<TreeNodeView>
 }
 
 /** The positions of a version's ids: the base list's, then the added ones below its count. */
-class GrownIdMap implements ReadonlyMap<string, number> {
+class GrownIdMap extends MapView<string, number> {
   constructor(
     private readonly base: ReadonlyMap<string, number>,
     private readonly added: ReadonlyMap<string, number>,
     readonly size: number,
-  ) {}
+  ) {
+    super();
+  }
 
   get(id: string): number | undefined {
     const at = this.base.get(id);
@@ -180,29 +183,9 @@ class GrownIdMap implements ReadonlyMap<string, number> {
     return added !== undefined && added < this.size ? added : undefined;
   }
 
-  has(id: string): boolean {
-    return this.get(id) !== undefined;
-  }
-
   *entries(): MapIterator<[string, number]> {
     yield* this.base.entries();
     for (const [id, at] of this.added) if (at < this.size) yield [id, at];
-  }
-
-  *keys(): MapIterator<string> {
-    for (const [id] of this.entries()) yield id;
-  }
-
-  *values(): MapIterator<number> {
-    for (const [, at] of this.entries()) yield at;
-  }
-
-  [Symbol.iterator](): MapIterator<[string, number]> {
-    return this.entries();
-  }
-
-  forEach(run: (at: number, id: string, map: ReadonlyMap<string, number>) => void): void {
-    for (const [id, at] of this.entries()) run(at, id, this);
   }
 }
 

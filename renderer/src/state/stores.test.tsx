@@ -22,6 +22,21 @@ function setup(sessionIds = ["one", "two"]) {
   return { client, stores, controller };
 }
 
+/** Session "one" open, with frames that run when the test says (`frames.shift()!()`). */
+async function openWithFrames(options: { appendPauseMs?: number } = {}) {
+  const client = createFakeClient([{ sessionId: "one", text: sessionText(conversation(3)) }]);
+  const stores = createStores();
+  const frames: (() => void)[] = [];
+  const controller = createController(client, stores, {
+    location,
+    afterNextFrame: (run) => frames.push(run),
+    ...options,
+  });
+  await controller.start();
+  await controller.openSession("one");
+  return { client, stores, frames, controller };
+}
+
 /** Lets pending promise callbacks run. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
@@ -103,15 +118,7 @@ describe("the controller", () => {
   });
 
   it("applies appends that come faster than frames together, before the next frame, as one change", async () => {
-    const client = createFakeClient([{ sessionId: "one", text: sessionText(conversation(3)) }]);
-    const stores = createStores();
-    const frames: (() => void)[] = [];
-    const controller = createController(client, stores, {
-      location,
-      afterNextFrame: (run) => frames.push(run),
-    });
-    await controller.start();
-    await controller.openSession("one");
+    const { client, stores, frames, controller } = await openWithFrames();
     const shown = stores.session.getState().view!;
     let changes = 0;
     const unsubscribe = stores.session.subscribe((state, previous) => {
@@ -138,16 +145,7 @@ describe("the controller", () => {
   });
 
   it("applies a burst's appends at most once an appendPauseMs, those that came in the pause together", async () => {
-    const client = createFakeClient([{ sessionId: "one", text: sessionText(conversation(3)) }]);
-    const stores = createStores();
-    const frames: (() => void)[] = [];
-    const controller = createController(client, stores, {
-      location,
-      afterNextFrame: (run) => frames.push(run),
-      appendPauseMs: 100,
-    });
-    await controller.start();
-    await controller.openSession("one");
+    const { client, stores, frames, controller } = await openWithFrames({ appendPauseMs: 100 });
     let changes = 0;
     const unsubscribe = stores.session.subscribe((state, previous) => {
       if (state.view !== previous.view) changes++;
