@@ -255,9 +255,28 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
   return true;
 }
 
+/** Lines started ahead of the first append (`prepareGrowth`), each taken by the first growth of its list. */
+const prepared = new WeakMap<SessionNodes, GrownNodes | null>();
+
+/**
+ * Starts the line a first append to `nodes` grows, ahead of it: a pass over
+ * every node (its shape, its roots) that the window does while idle after an
+ * open, so the first append of a live session costs what it adds.
+ */
+export function prepareGrowth(nodes: SessionNodes): void {
+  if (!(nodes instanceof GrownNodes) && !prepared.has(nodes)) prepared.set(nodes, startOf(nodes));
+}
+
 /** The newest version of a grown list as it is, or a new line over any other list whose shape is known. */
 function grownOrStart(nodes: SessionNodes): GrownNodes | null {
   if (nodes instanceof GrownNodes) return nodes.step === nodes.line.log.length ? nodes : null;
+  // Taken once: a line is started for each growth of the same list.
+  const start = prepared.get(nodes);
+  prepared.delete(nodes);
+  return start !== undefined ? start : startOf(nodes);
+}
+
+function startOf(nodes: SessionNodes): GrownNodes | null {
   if (!nodes.idIndex().unique) return null;
   const parents = shapeOf(nodes);
   if (parents === null) return null;

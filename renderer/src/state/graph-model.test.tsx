@@ -116,8 +116,9 @@ describe("a view followed through appends", () => {
     };
   }
 
-  it("keys a graph folded afresh by entry while the page is idle, not at its first growth; a growth asks nothing", () => {
-    const live = new LiveSession(new Rng(5), generateSession({ seed: 5, entryCount: 120 }).text, false);
+  it("keys a graph folded afresh by entry and starts its nodes' line while the page is idle, not at its first growth; a growth asks nothing", () => {
+    // As columns, as the wire decodes them: the list knows its shape by position.
+    const live = new LiveSession(new Rng(5), generateSession({ seed: 5, entryCount: 120 }).text, true);
     const idle: (() => void)[] = [];
     const selectors = createGraphSelectors((task) => idle.push(task));
     let view = live.view();
@@ -127,10 +128,22 @@ describe("a view followed through appends", () => {
     // The keys a growth reads: made by the idle task, then kept (private: nothing else shows when they were made).
     const keyed = () => (graph as unknown as { keyed: unknown }).keyed;
     expect(keyed()).toBeNull();
+    // The line the first append grows is started from the nodes' shape by the idle task, not by the append.
+    let shapeReads = 0;
+    const parent = view.nodes.parent;
+    Object.defineProperty(view.nodes, "parent", {
+      get() {
+        shapeReads++;
+        return parent;
+      },
+    });
     idle[0]!();
     expect(keyed()).not.toBeNull();
     expect(keyed()).toBe((graph as WalkedGraph).keys());
+    const readsWhenIdle = shapeReads;
+    expect(readsWhenIdle).toBeGreaterThan(0);
     view = applySessionDelta(view, live.step().delta);
+    expect(shapeReads).toBe(readsWhenIdle);
     const grown = selectors.model({ ...initialSessionState, view } as SessionState)!.graph;
     expect(grown).toBeInstanceOf(GrownGraph);
     expect(idle).toHaveLength(1);

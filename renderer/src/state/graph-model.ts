@@ -12,7 +12,7 @@ import { growVisibleTree } from "../../../shared/graph/filter-grown.ts";
 import { GrownGraph, WalkedGraph } from "../../../shared/graph/folded-graph.ts";
 import { growLayout } from "../../../shared/graph/layout-grown.ts";
 import { VisibleTreeState } from "../../../shared/graph/visible-tree.ts";
-import { growthSince } from "../../../shared/ipc/session-nodes-grown.ts";
+import { growthSince, prepareGrowth } from "../../../shared/ipc/session-nodes-grown.ts";
 import {
   DEFAULT_LAYOUT,
   type FilterMode,
@@ -237,9 +237,16 @@ function createFolded(whenIdle: ((task: () => void) => void) | undefined) {
     const grows = same && tree instanceof VisibleTreeState && tree.change?.from === last!.tree;
     const grown = grows ? growFoldedGraph(last!.graph, tree as VisibleTreeState, options) : null;
     const graph = grown ?? foldChains(tree, options);
-    // A walked graph is keyed by entry on its first growth, a pass over every visible entry: done while the
-    // page is idle after a fold instead, so the first append of a live session does not wait for it.
-    if (grown === null && whenIdle && graph instanceof WalkedGraph) whenIdle(() => graph.keys());
+    // The first append after a walk passes over every entry twice: the node list starts a line to grow
+    // (its shape and roots), and the walked graph is keyed by entry. Both are done while the page is idle
+    // after the walk instead, so the first append of a live session costs what it adds.
+    if (grown === null && whenIdle && graph instanceof WalkedGraph) {
+      const nodes = view.nodes;
+      whenIdle(() => {
+        prepareGrowth(nodes);
+        graph.keys();
+      });
+    }
     last = { tree, search, folded: foldedSet, expanded, graph };
     return graph;
   };
