@@ -375,5 +375,9 @@ describe("the node view cache and deltas", () => {
     expect(listPatch(["a", "b", "c"], ["a", "b", "d", "e"])).toEqual({ keep: 2, add: ["d", "e"] });
     expect(applyListPatch(["a", "b", "c"], { keep: 2, add: ["d", "e"] })).toEqual(["a", "b", "d", "e"]);
     expect(() => applyListPatch(["a"], { keep: 2, add: [] })).toThrow(RangeError);
+    // A list the patch leaves as it was is the same object (what watches it sees no change).
+    const list = ["a", "b"];
+    expect(applyListPatch(list, { keep: 2, add: [] })).toBe(list);
+    expect(applyListPatch(list, { keep: 1, add: [] })).toEqual(["a"]);
   });
 });

@@ -22,12 +22,14 @@ export function listPatch<T>(
   return { keep, add: next.slice(keep) };
 }
 
-export function applyListPatch<T>(list: readonly T[], patch: ListPatch<T>): T[] {
+export function applyListPatch<T>(list: T[], patch: ListPatch<T>): T[] {
   if (patch.keep > list.length) {
     throw new RangeError(`The patch keeps ${patch.keep} items of a list of ${list.length}.`);
   }
+  // A list the patch leaves as it was stays the same object: whatever watches it (a view's problems, its
+  // roots) sees no change at an append that does not touch it.
   return patch.add.length === 0 && patch.keep === list.length
-    ? [...list]
+    ? list
     : [...list.slice(0, patch.keep), ...patch.add];
 }
 

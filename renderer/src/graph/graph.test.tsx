@@ -532,6 +532,29 @@ describe("labels, links and live sessions", () => {
     explorer.unmount();
   });
 
+  it("leaves the graph toolbar as it is at an append that changes nothing it shows", async () => {
+    const explorer = await renderExplorer([{ sessionId: "c", text: sessionText(conversation(2)) }], {
+      open: "c",
+    });
+    const toolbar = screen.getByRole("toolbar", { name: "Graph" });
+    const changes: string[] = [];
+    const observer = new MutationObserver((records) => {
+      for (const record of records) changes.push(`${record.type} ${record.attributeName ?? ""}`);
+    });
+    observer.observe(toolbar, { subtree: true, childList: true, attributes: true, characterData: true });
+    act(() => {
+      explorer.client.append("c", [
+        { type: "message", id: "n0", message: { role: "user", content: "more", timestamp: 1 } },
+      ]);
+    });
+    await waitFor(() => expect(explorer.node("n0")).not.toBeNull());
+    await explorer.waitForContext("n0");
+    observer.disconnect();
+    // React writes a controlled input's attributes again whenever it draws it: none was drawn.
+    expect(changes).toEqual([]);
+    explorer.unmount();
+  });
+
   it("shows a reload notice when the file was rewritten, and closes the view when it was deleted", async () => {
     const explorer = await renderExplorer([{ sessionId: "c", text: sessionText(conversation(2)) }], {
       open: "c",

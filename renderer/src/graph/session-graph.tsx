@@ -338,7 +338,10 @@ export function SessionGraph() {
   const openingId = useSession((s) => s.openingId);
   const hasView = useSession((s) => s.view !== null);
   const empty = useSession((s) => s.view !== null && s.view.nodes.count === 0);
-  const problems = useSession((s) => s.view?.problems ?? NO_PROBLEMS);
+  // Only an empty session's: the panel is not drawn again at each append that brings a problem.
+  const problems = useSession((s) =>
+    s.view !== null && s.view.nodes.count === 0 ? s.view.problems : NO_PROBLEMS,
+  );
   const graphView = useBranches((s) => s.view);
   let body: ReactNode;
   if (status === "error") {
