@@ -161,11 +161,27 @@ describe("createBoxIndex", () => {
       });
     }
     const extent = { x: 0, y: 0, width: 10_000, height: 5_000 };
+    // The same boxes given as flat arrays of their sides (subarrays of longer ones, as the overview gives them).
+    const sides = {
+      x0: new Float64Array(boxes.length + 5).subarray(0, boxes.length),
+      y0: new Float64Array(boxes.length + 5).subarray(0, boxes.length),
+      x1: new Float64Array(boxes.length + 5).subarray(0, boxes.length),
+      y1: new Float64Array(boxes.length + 5).subarray(0, boxes.length),
+    };
+    boxes.forEach((box, i) => {
+      [sides.x0[i], sides.y0[i]] = [box.x, box.y];
+      [sides.x1[i], sides.y1[i]] = [box.x + box.width, box.y + box.height];
+    });
     for (const options of [{}, { cellWidth: 1, cellHeight: 1 }, { cellWidth: 50_000, cellHeight: 50_000 }]) {
       const index = createBoxIndex(boxes, options);
+      const fromSides = createBoxIndex(sides, options);
+      expect(fromSides.size).toBe(boxes.length);
       for (const rect of randomRects(next, extent, 100)) {
         expect(queried(index, rect)).toEqual(bruteForce(boxes, rect));
+        expect(queried(fromSides, rect)).toEqual(bruteForce(boxes, rect));
       }
+      const point = { x: next() * 10_000, y: next() * 5_000 };
+      expect(fromSides.nearest(point, 200)).toBe(index.nearest(point, 200));
     }
   });
 

@@ -59,35 +59,52 @@ export function viewportRect(viewport: Viewport, width: number, height: number):
   };
 }
 
-/** The boxes' corners as flat arrays, and the extent they cover together (all 0 when there are none). */
-interface Corners {
-  readonly count: number;
+/**
+ * Boxes as flat arrays of their sides, box i from (`x0[i]`, `y0[i]`) to
+ * (`x1[i]`, `y1[i]`), all of one length: what a caller with many boxes
+ * builds instead of an object per box.
+ */
+export interface BoxSides {
   readonly x0: Float64Array;
   readonly y0: Float64Array;
   readonly x1: Float64Array;
   readonly y1: Float64Array;
+}
+
+/** The boxes' sides as flat arrays, and the extent they cover together (all 0 when there are none). */
+interface Corners extends BoxSides {
+  readonly count: number;
   readonly minX: number;
   readonly minY: number;
   readonly maxX: number;
   readonly maxY: number;
 }
 
-function cornersOf(boxes: readonly Box[]): Corners {
+function sidesOf(boxes: readonly Box[]): BoxSides {
   const count = boxes.length;
-  const x0 = new Float64Array(count);
-  const y0 = new Float64Array(count);
-  const x1 = new Float64Array(count);
-  const y1 = new Float64Array(count);
+  const sides = {
+    x0: new Float64Array(count),
+    y0: new Float64Array(count),
+    x1: new Float64Array(count),
+    y1: new Float64Array(count),
+  };
+  for (let i = 0; i < count; i++) {
+    const box = boxes[i]!;
+    sides.x0[i] = box.x;
+    sides.y0[i] = box.y;
+    sides.x1[i] = box.x + box.width;
+    sides.y1[i] = box.y + box.height;
+  }
+  return sides;
+}
+
+function cornersOf({ x0, y0, x1, y1 }: BoxSides): Corners {
+  const count = x0.length;
   let minX = Number.POSITIVE_INFINITY;
   let minY = Number.POSITIVE_INFINITY;
   let maxX = Number.NEGATIVE_INFINITY;
   let maxY = Number.NEGATIVE_INFINITY;
   for (let i = 0; i < count; i++) {
-    const box = boxes[i]!;
-    x0[i] = box.x;
-    y0[i] = box.y;
-    x1[i] = box.x + box.width;
-    y1[i] = box.y + box.height;
     if (x0[i]! < minX) minX = x0[i]!;
     if (y0[i]! < minY) minY = y0[i]!;
     if (x1[i]! > maxX) maxX = x1[i]!;
@@ -257,8 +274,8 @@ function nearestBox(index: BoxIndex, corners: Corners, point: Point, radius: num
   return best;
 }
 
-export function createBoxIndex(boxes: readonly Box[], options: BoxIndexOptions = {}): BoxIndex {
-  const corners = cornersOf(boxes);
+export function createBoxIndex(boxes: readonly Box[] | BoxSides, options: BoxIndexOptions = {}): BoxIndex {
+  const corners = cornersOf(Array.isArray(boxes) ? sidesOf(boxes) : (boxes as BoxSides));
   const grid = new Grid(corners, options);
   const cells = fillCells(corners, grid, options.maxCellsPerBox ?? DEFAULT_MAX_CELLS_PER_BOX);
   const index: BoxIndex = {

@@ -225,20 +225,15 @@ export function strokeEdges(
 ): void {
   if (edges.length === 0) return;
   ctx.beginPath();
+  const route = new Float64Array(8);
   for (const edge of edges) {
     const parent = scene.edgeParent[edge]!;
     const child = scene.edgeChild[edge]!;
-    const [sx, sy, ax, ay, bx, by, tx, ty] = edgeRoute(
-      scene.direction,
-      scene.x[parent]!,
-      scene.y[parent]!,
-      scene.x[child]!,
-      scene.y[child]!,
-    );
-    ctx.moveTo(sx, sy);
-    ctx.lineTo(ax, ay);
-    ctx.lineTo(bx, by);
-    ctx.lineTo(tx, ty);
+    edgeRoute(scene.direction, scene.x[parent]!, scene.y[parent]!, scene.x[child]!, scene.y[child]!, route);
+    ctx.moveTo(route[0]!, route[1]!);
+    ctx.lineTo(route[2]!, route[3]!);
+    ctx.lineTo(route[4]!, route[5]!);
+    ctx.lineTo(route[6]!, route[7]!);
   }
   ctx.strokeStyle = colour;
   ctx.lineWidth = lineWidth;

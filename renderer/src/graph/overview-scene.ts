@@ -8,6 +8,7 @@
 import {
   type Box,
   type BoxIndex,
+  type BoxSides,
   createBoxIndex,
   DEFAULT_LAYOUT,
   type LayoutDirection,
@@ -19,6 +20,7 @@ import {
   type KnownEntryType,
   type KnownRole,
 } from "../../../shared/session/types.ts";
+import type { GraphNode } from "../../../shared/graph/index.ts";
 import { type GraphModel, NODE_HEIGHT, NODE_WIDTH } from "../state/graph-model.ts";
 import { nodeLook } from "./node-look.ts";
 
@@ -98,28 +100,35 @@ export interface OverviewScene {
   edges: BoxIndex;
 }
 
-/** Corner points of the edge from one node to its child: out of the parent, across the gap, into the child. */
+/**
+ * Corner points of the edge from one node to its child, written to `route`
+ * as x, y pairs (and returned): out of the parent, across the gap, into the
+ * child. One array for every edge drawn: a scene or a frame visits thousands.
+ */
 export function edgeRoute(
   direction: LayoutDirection,
   parentX: number,
   parentY: number,
   childX: number,
   childY: number,
-): [number, number, number, number, number, number, number, number] {
-  if (direction === "LR") {
-    const sx = parentX + NODE_WIDTH;
-    const sy = parentY + NODE_HEIGHT / 2;
-    const tx = childX;
-    const ty = childY + NODE_HEIGHT / 2;
-    const mx = (sx + tx) / 2;
-    return [sx, sy, mx, sy, mx, ty, tx, ty];
-  }
-  const sx = parentX + NODE_WIDTH / 2;
-  const sy = parentY + NODE_HEIGHT;
-  const tx = childX + NODE_WIDTH / 2;
-  const ty = childY;
-  const my = (sy + ty) / 2;
-  return [sx, sy, sx, my, tx, my, tx, ty];
+  route: Float64Array = new Float64Array(8),
+): Float64Array {
+  const across = direction === "LR";
+  const sx = across ? parentX + NODE_WIDTH : parentX + NODE_WIDTH / 2;
+  const sy = across ? parentY + NODE_HEIGHT / 2 : parentY + NODE_HEIGHT;
+  const tx = across ? childX : childX + NODE_WIDTH / 2;
+  const ty = across ? childY + NODE_HEIGHT / 2 : childY;
+  // It bends halfway across the gap between the two ranks.
+  const middle = across ? (sx + tx) / 2 : (sy + ty) / 2;
+  route[0] = sx;
+  route[1] = sy;
+  route[2] = across ? middle : sx;
+  route[3] = across ? sy : middle;
+  route[4] = across ? middle : tx;
+  route[5] = across ? ty : middle;
+  route[6] = tx;
+  route[7] = ty;
+  return route;
 }
 
 const scenes = new WeakMap<GraphModel["layout"], OverviewScene>();
@@ -139,23 +148,54 @@ export function overviewScene(model: GraphModel, direction: LayoutDirection): Ov
 }
 
 export function createOverviewScene(model: GraphModel, direction: LayoutDirection): OverviewScene {
+  const nodes = nodeItems(model);
+  const edges = edgeItems(model.graph.nodes, nodes, direction);
+  // Cells of about two by two layout steps: a node covers at most four.
+  const cells = {
+    cellWidth: 2 * (NODE_WIDTH + DEFAULT_LAYOUT.gapX),
+    cellHeight: 2 * (NODE_HEIGHT + DEFAULT_LAYOUT.gapY),
+  };
+  return {
+    direction,
+    ids: nodes.ids,
+    itemOf: nodes.itemOf,
+    x: nodes.x,
+    y: nodes.y,
+    style: nodes.style,
+    firstEntry: nodes.firstEntry,
+    isChain: nodes.isChain,
+    nodes: createBoxIndex(nodes.boxes, cells),
+    bounds: boundsOf(nodes.boxes),
+    edgeParent: edges.parents,
+    edgeChild: edges.children,
+    edges: createBoxIndex(edges.boxes, cells),
+  };
+}
+
+// The scene's parts are made in flat arrays, with no object per node or edge: the minimap makes a scene of
+// a growing graph a few times a second.
+
+/** Each graph node's item: its place, its colour class, the entry it shows, its box. */
+function nodeItems(model: GraphModel) {
   const graphNodes = model.graph.nodes;
   const count = graphNodes.length;
   const ids: string[] = [];
   const itemOf = new Map<string, number>();
-  const x = new Float64Array(count);
-  const y = new Float64Array(count);
+  const firstEntry: string[] = [];
+  // A node's place is its box's top-left corner.
+  const boxes = sidesFor(count);
+  const { x0: x, y0: y } = boxes;
   const style = new Uint8Array(count);
   const isChain = new Uint8Array(count);
-  const firstEntry: string[] = [];
-  const boxes: Box[] = [];
-  graphNodes.forEach((graphNode, i) => {
-    const position = model.layout.positions.get(graphNode.id) ?? { x: 0, y: 0 };
+  for (let i = 0; i < count; i++) {
+    const graphNode = graphNodes[i]!;
+    const position = model.layout.positions.get(graphNode.id);
     ids.push(graphNode.id);
     itemOf.set(graphNode.id, i);
-    x[i] = position.x;
-    y[i] = position.y;
-    boxes.push({ x: position.x, y: position.y, width: NODE_WIDTH, height: NODE_HEIGHT });
+    x[i] = position?.x ?? 0;
+    y[i] = position?.y ?? 0;
+    boxes.x1[i] = x[i]! + NODE_WIDTH;
+    boxes.y1[i] = y[i]! + NODE_HEIGHT;
     if (graphNode.kind === "chain") {
       isChain[i] = 1;
       style[i] = OVERVIEW_STYLES.indexOf("chain");
@@ -165,52 +205,68 @@ export function createOverviewScene(model: GraphModel, direction: LayoutDirectio
       style[i] = OVERVIEW_STYLES.indexOf(treeNode ? overviewStyle(treeNode) : "settings");
       firstEntry.push(graphNode.entryId);
     }
-  });
-  const parents: number[] = [];
-  const children: number[] = [];
-  const edgeBoxes: Box[] = [];
-  graphNodes.forEach((graphNode, i) => {
-    if (graphNode.parent === null) return;
-    const parent = itemOf.get(graphNode.parent);
-    if (parent === undefined) return;
-    const [sx, sy, , , , , tx, ty] = edgeRoute(direction, x[parent]!, y[parent]!, x[i]!, y[i]!);
-    parents.push(parent);
-    children.push(i);
-    edgeBoxes.push({
-      x: Math.min(sx, tx),
-      y: Math.min(sy, ty),
-      width: Math.abs(tx - sx),
-      height: Math.abs(ty - sy),
-    });
-  });
-  // Cells of about two by two layout steps: a node covers at most four.
-  let left = count > 0 ? Number.POSITIVE_INFINITY : 0;
-  let top = left;
-  let right = count > 0 ? Number.NEGATIVE_INFINITY : 0;
-  let bottom = right;
-  for (let i = 0; i < count; i++) {
-    left = Math.min(left, x[i]!);
-    top = Math.min(top, y[i]!);
-    right = Math.max(right, x[i]! + NODE_WIDTH);
-    bottom = Math.max(bottom, y[i]! + NODE_HEIGHT);
   }
-  const cellWidth = 2 * (NODE_WIDTH + DEFAULT_LAYOUT.gapX);
-  const cellHeight = 2 * (NODE_HEIGHT + DEFAULT_LAYOUT.gapY);
-  return {
-    direction,
-    ids,
-    itemOf,
-    x,
-    y,
-    style,
-    firstEntry,
-    isChain,
-    nodes: createBoxIndex(boxes, { cellWidth, cellHeight }),
-    bounds: { x: left, y: top, width: right - left, height: bottom - top },
-    edgeParent: Int32Array.from(parents),
-    edgeChild: Int32Array.from(children),
-    edges: createBoxIndex(edgeBoxes, { cellWidth, cellHeight }),
+  return { ids, itemOf, x, y, style, isChain, firstEntry, boxes };
+}
+
+/** Each edge's two nodes and the box its route spans, in the order of the nodes it goes into. */
+function edgeItems(
+  graphNodes: readonly GraphNode[],
+  nodes: { itemOf: ReadonlyMap<string, number>; x: Float64Array; y: Float64Array },
+  direction: LayoutDirection,
+) {
+  const count = graphNodes.length;
+  const { itemOf, x, y } = nodes;
+  const parents = new Int32Array(count);
+  const children = new Int32Array(count);
+  const spans = sidesFor(count);
+  const route = new Float64Array(8);
+  let edges = 0;
+  for (let i = 0; i < count; i++) {
+    const parentId = graphNodes[i]!.parent;
+    const parent = parentId === null ? undefined : itemOf.get(parentId);
+    if (parent === undefined) continue;
+    // Its start (route 0, 1) and its end (route 6, 7) are its box's corners.
+    edgeRoute(direction, x[parent]!, y[parent]!, x[i]!, y[i]!, route);
+    parents[edges] = parent;
+    children[edges] = i;
+    spans.x0[edges] = Math.min(route[0]!, route[6]!);
+    spans.y0[edges] = Math.min(route[1]!, route[7]!);
+    spans.x1[edges] = Math.max(route[0]!, route[6]!);
+    spans.y1[edges] = Math.max(route[1]!, route[7]!);
+    edges++;
+  }
+  const boxes: BoxSides = {
+    x0: spans.x0.subarray(0, edges),
+    y0: spans.y0.subarray(0, edges),
+    x1: spans.x1.subarray(0, edges),
+    y1: spans.y1.subarray(0, edges),
   };
+  return { parents: parents.subarray(0, edges), children: children.subarray(0, edges), boxes };
+}
+
+function sidesFor(count: number): { x0: Float64Array; y0: Float64Array; x1: Float64Array; y1: Float64Array } {
+  return {
+    x0: new Float64Array(count),
+    y0: new Float64Array(count),
+    x1: new Float64Array(count),
+    y1: new Float64Array(count),
+  };
+}
+
+/** The box around every node (an empty box at the origin without nodes). */
+function boundsOf(boxes: BoxSides): Box {
+  const count = boxes.x0.length;
+  if (count === 0) return { x: 0, y: 0, width: 0, height: 0 };
+  let [left, top] = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
+  let [right, bottom] = [Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY];
+  for (let i = 0; i < count; i++) {
+    left = Math.min(left, boxes.x0[i]!);
+    top = Math.min(top, boxes.y0[i]!);
+    right = Math.max(right, boxes.x1[i]!);
+    bottom = Math.max(bottom, boxes.y1[i]!);
+  }
+  return { x: left, y: top, width: right - left, height: bottom - top };
 }
 
 /** The hover title of a graph node: what its DOM node's title (or text) says. */
