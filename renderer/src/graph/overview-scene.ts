@@ -245,7 +245,8 @@ function edgeItems(
   return { parents: parents.subarray(0, edges), children: children.subarray(0, edges), boxes };
 }
 
-function sidesFor(count: number): { x0: Float64Array; y0: Float64Array; x1: Float64Array; y1: Float64Array } {
+/** Sides for `count` boxes, all 0. */
+function sidesFor(count: number): BoxSides {
   return {
     x0: new Float64Array(count),
     y0: new Float64Array(count),
