@@ -6,7 +6,9 @@
  */
 
 import { describe, expect, it } from "vitest";
-import { indexNodes } from "../../../shared/graph/index.ts";
+import { indexNodeList, indexNodes } from "../../../shared/graph/index.ts";
+import { applySessionDelta } from "../../../shared/ipc/session-delta.ts";
+import { LiveSession } from "../../../shared/ipc/testing/live-session.ts";
 import { sessionViewOf } from "../../../shared/ipc/testing/session-view.ts";
 import { contextView } from "../../../shared/ipc/views.ts";
 import {
@@ -15,7 +17,7 @@ import {
   inMemoryEntryReader,
   readSession,
 } from "../../../shared/session/index.ts";
-import { generateSession } from "../../../shared/session/testing/generate-session.ts";
+import { generateSession, Rng } from "../../../shared/session/testing/generate-session.ts";
 import { contextShades } from "./context-shades.ts";
 import type { ContextShade } from "./stores.ts";
 
@@ -59,6 +61,44 @@ describe("contextShades", () => {
     }
     // The sessions exercise every shade a context gives.
     expect([...seen].sort()).toEqual(["context", "dropped", "edited", "path", "summarised"]);
+  });
+
+  it("grows the shades before by a followed leaf's new entries, as a walk of the whole path shades them", () => {
+    let grown = 0;
+    let walked = 0;
+    for (const seed of [2, 5, 9]) {
+      const live = new LiveSession(new Rng(seed), generateSession({ seed, entryCount: 300 }).text, true);
+      let view = live.view();
+      let shades = contextShades(
+        contextView(live.index, inMemoryEntryReader(live.index), view.leafId, false),
+        indexNodeList(view.nodes),
+        { nodes: view.nodes },
+      );
+      for (let step = 0; step < 40; step++) {
+        // Mostly turns at the leaf; now and then a branch, a label, a model change or a compaction.
+        view = applySessionDelta(view, live.step().delta);
+        const context = contextView(live.index, inMemoryEntryReader(live.index), view.leafId, false);
+        const tree = indexNodeList(view.nodes);
+        const next = contextShades(context, tree, { nodes: view.nodes, previous: shades });
+        const afresh = contextShades(context, tree);
+        for (const id of view.nodes.ids)
+          expect(next.get(id), `seed ${seed}, step ${step}: ${id}`).toBe(afresh.get(id));
+        if ((next as unknown as { grown: boolean }).grown) grown++;
+        else walked++;
+        shades = next;
+      }
+      // A whole view, not grown from the one the shades were made over: walked again.
+      const whole = live.view();
+      const context = contextView(live.index, inMemoryEntryReader(live.index), whole.leafId, false);
+      const again = contextShades(context, indexNodeList(whole.nodes), {
+        nodes: whole.nodes,
+        previous: shades,
+      });
+      expect((again as unknown as { grown: boolean }).grown).toBe(false);
+    }
+    // Most steps grow; the others (a compaction, a branch elsewhere) walk the path again.
+    expect(grown).toBeGreaterThan(60);
+    expect(walked).toBeGreaterThan(3);
   });
 
   it("shades nothing for an empty context or a leaf the view does not hold", () => {

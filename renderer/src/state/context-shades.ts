@@ -2,6 +2,8 @@
 
 import type { ContextView, TreeNodeView } from "../../../shared/ipc/contract.ts";
 import type { IndexedNodes } from "../../../shared/graph/index.ts";
+import { growthSince } from "../../../shared/ipc/session-nodes-grown.ts";
+import type { SessionNodes } from "../../../shared/ipc/session-nodes.ts";
 import type { ContextShade, ShadeLookup } from "./stores.ts";
 
 /** No context: nothing is shaded. */
@@ -21,11 +23,44 @@ const GIVES = 4;
  * not a list of its path's ids sent along or a map of them. Which entries
  * give the context a message comes as run lengths along the same walk
  * (`pathRuns`), so a context sent in pages shades as one sent whole.
+ *
+ * With `basis`, `tree` indexes `basis.nodes`; shades before (`basis.previous`,
+ * made the same way over the list these nodes grew from) are grown when the
+ * new leaf hangs below their leaf through new entries only, under the same
+ * compaction, and the runs beyond those entries are the runs before: only the
+ * new entries are walked. Following a live session asks for the leaf's context
+ * several times a second, and its path is the whole session.
  */
-export function contextShades(context: ContextView, tree: IndexedNodes<TreeNodeView>): ShadeLookup {
-  const { indexOf, parent } = tree;
+export function contextShades(
+  context: ContextView,
+  tree: IndexedNodes<TreeNodeView>,
+  basis?: { nodes: SessionNodes; previous?: ShadeLookup },
+): ShadeLookup {
+  const { indexOf } = tree;
   const leaf = context.leafId === null ? undefined : indexOf.get(context.leafId);
   if (leaf === undefined) return NO_SHADES;
+  const compactionId = context.compaction?.entryId ?? null;
+  const edited = new Map<string, ContextShade>(
+    context.edits.map((edit) => [edit.targetId, edit.drop ? "dropped" : "edited"]),
+  );
+  const previous = basis?.previous instanceof PathShades ? basis.previous : undefined;
+  const grown = previous && basis ? grownPlace(previous, context, tree, basis.nodes, leaf) : null;
+  const place = grown ?? walkedPlace(context, tree, leaf);
+  return new PathShades(
+    basis?.nodes,
+    indexOf,
+    place,
+    leaf,
+    context.pathRuns,
+    compactionId,
+    edited,
+    grown !== null,
+  );
+}
+
+/** Every entry's place, walked from the leaf up. */
+function walkedPlace(context: ContextView, tree: IndexedNodes<TreeNodeView>, leaf: number): Uint8Array {
+  const { indexOf, parent } = tree;
   const place = new Uint8Array(tree.count);
   const runs = context.pathRuns;
   let run = 0;
@@ -41,17 +76,69 @@ export function contextShades(context: ContextView, tree: IndexedNodes<TreeNodeV
       place[i] = (place[i]! & GIVES) | BEFORE_COMPACTION;
     }
   }
-  const edited = new Map<string, ContextShade>(
-    context.edits.map((edit) => [edit.targetId, edit.drop ? "dropped" : "edited"]),
-  );
-  return {
-    get(entryId) {
-      const i = indexOf.get(entryId);
-      if (i === undefined || place[i] === OFF_PATH) return undefined;
-      const edit = edited.get(entryId);
-      if (edit !== undefined) return edit;
-      if ((place[i]! & GIVES) !== 0) return "context";
-      return (place[i]! & BEFORE_COMPACTION) !== 0 ? "summarised" : "path";
-    },
-  };
+  return place;
+}
+
+/**
+ * The places before with the new entries between the new leaf and the old
+ * one walked, when that is all that changed (see `contextShades`); else null.
+ */
+function grownPlace(
+  previous: PathShades,
+  context: ContextView,
+  tree: IndexedNodes<TreeNodeView>,
+  nodes: SessionNodes,
+  leaf: number,
+): Uint8Array | null {
+  if (previous.nodes === undefined || previous.compactionId !== (context.compaction?.entryId ?? null))
+    return null;
+  // Positions are kept only in a list grown from the one before.
+  if (previous.nodes !== nodes && growthSince(nodes, previous.nodes) === null) return null;
+  const oldCount = previous.place.length;
+  const added: number[] = [];
+  for (let i = leaf; i !== previous.leaf; i = tree.parent[i]!) {
+    if (i < oldCount) return null;
+    added.push(i);
+  }
+  const place = new Uint8Array(tree.count);
+  place.set(previous.place);
+  const runs = context.pathRuns;
+  let run = 0;
+  let left = runs[0] ?? 0;
+  for (const i of added) {
+    while (left === 0 && run < runs.length - 1) left = runs[++run]!;
+    place[i] = ON_PATH | (run % 2 === 0 && left > 0 ? GIVES : 0);
+    if (left > 0) left--;
+  }
+  // What is left of the runs must be the runs before, as they start: the old path then keeps its shades.
+  const before = previous.runs;
+  if (run % 2 !== 0 || left !== (before[0] ?? 0) || runs.length - run !== before.length) return null;
+  for (let k = 1; k < before.length; k++) if (runs[run + k] !== before[k]) return null;
+  return place;
+}
+
+/** The shades of a context's path, by each entry's place in the view's list. */
+class PathShades implements ShadeLookup {
+  constructor(
+    /** The list the places are positions of, when known (shades of a later list of it can grow from these). */
+    readonly nodes: SessionNodes | undefined,
+    private readonly indexOf: ReadonlyMap<string, number>,
+    readonly place: Uint8Array,
+    readonly leaf: number,
+    readonly runs: readonly number[],
+    readonly compactionId: string | null,
+    private readonly edited: ReadonlyMap<string, ContextShade>,
+    /** Whether these grew from the shades before (for tests and the curious). */
+    readonly grown: boolean,
+  ) {}
+
+  get(entryId: string): ContextShade | undefined {
+    const i = this.indexOf.get(entryId);
+    const place = this.place;
+    if (i === undefined || place[i] === OFF_PATH) return undefined;
+    const edit = this.edited.get(entryId);
+    if (edit !== undefined) return edit;
+    if ((place[i]! & GIVES) !== 0) return "context";
+    return (place[i]! & BEFORE_COMPACTION) !== 0 ? "summarised" : "path";
+  }
 }

@@ -205,8 +205,12 @@ function createLoads(kit: ControllerKit): { loadContext(): Promise<void>; loadDe
       );
       if (serial !== contextSerial || kit.isDisposed()) return;
       // Shaded along the view as it is now (an append may have come meanwhile): its index is the graph's.
+      // Following the leaf, the shades on view grow by the new entries instead of walking the whole path.
       const now = session.getState().view;
-      const shades = now ? contextShades(result, kit.selectors.indexed(now)) : NO_SHADES;
+      const previous = context.getState().shades;
+      const shades = now
+        ? contextShades(result, kit.selectors.indexed(now), { nodes: now.nodes, previous })
+        : NO_SHADES;
       context.setState({ status: "ready", view: result, pages: [pageOfView(result)], shades });
     } catch (error) {
       if (serial !== contextSerial || kit.isDisposed()) return;
