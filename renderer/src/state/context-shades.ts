@@ -62,14 +62,8 @@ export function contextShades(
 function walkedPlace(context: ContextView, tree: IndexedNodes<TreeNodeView>, leaf: number): Uint8Array {
   const { indexOf, parent } = tree;
   const place = new Uint8Array(tree.count);
-  const runs = context.pathRuns;
-  let run = 0;
-  let left = runs[0] ?? 0;
-  for (let i = leaf; i !== -1 && place[i] === OFF_PATH; i = parent[i]!) {
-    while (left === 0 && run < runs.length - 1) left = runs[++run]!;
-    place[i] = ON_PATH | (run % 2 === 0 && left > 0 ? GIVES : 0);
-    if (left > 0) left--;
-  }
+  const runs = runReader(context.pathRuns);
+  for (let i = leaf; i !== -1 && place[i] === OFF_PATH; i = parent[i]!) place[i] = runs.next();
   const compaction = context.compaction === null ? undefined : indexOf.get(context.compaction.entryId);
   if (compaction !== undefined && place[compaction] !== OFF_PATH) {
     for (let i = parent[compaction]!; i !== -1 && (place[i]! & ON_PATH) !== 0; i = parent[i]!) {
@@ -102,19 +96,31 @@ function grownPlace(
   }
   const place = new Uint8Array(tree.count);
   place.set(previous.place);
-  const runs = context.pathRuns;
+  const runs = runReader(context.pathRuns);
+  for (const i of added) place[i] = runs.next();
+  // What is left of the runs must be the runs before, as they start: the old path then keeps its shades.
+  return runs.leftAre(previous.runs) ? place : null;
+}
+
+/** The path's runs read from the leaf up: each entry's place in turn. */
+function runReader(runs: readonly number[]) {
   let run = 0;
   let left = runs[0] ?? 0;
-  for (const i of added) {
-    while (left === 0 && run < runs.length - 1) left = runs[++run]!;
-    place[i] = ON_PATH | (run % 2 === 0 && left > 0 ? GIVES : 0);
-    if (left > 0) left--;
-  }
-  // What is left of the runs must be the runs before, as they start: the old path then keeps its shades.
-  const before = previous.runs;
-  if (run % 2 !== 0 || left !== (before[0] ?? 0) || runs.length - run !== before.length) return null;
-  for (let k = 1; k < before.length; k++) if (runs[run + k] !== before[k]) return null;
-  return place;
+  return {
+    next(): number {
+      while (left === 0 && run < runs.length - 1) left = runs[++run]!;
+      const place = ON_PATH | (run % 2 === 0 && left > 0 ? GIVES : 0);
+      if (left > 0) left--;
+      return place;
+    },
+    /** Whether what is left to read is `before` read from its start (no runs reads as one of none). */
+    leftAre(before: readonly number[]): boolean {
+      const rest = Math.max(1, runs.length) - run;
+      if (run % 2 !== 0 || left !== (before[0] ?? 0) || rest !== Math.max(1, before.length)) return false;
+      for (let k = 1; k < before.length; k++) if (runs[run + k] !== before[k]) return false;
+      return true;
+    },
+  };
 }
 
 /** The shades of a context's path, by each entry's place in the view's list. */
