@@ -176,6 +176,11 @@ describe("createBoxIndex", () => {
       const index = createBoxIndex(boxes, options);
       const fromSides = createBoxIndex(sides, options);
       expect(fromSides.size).toBe(boxes.length);
+      const right = Math.max(...boxes.map((box) => box.x + box.width));
+      const bottom = Math.max(...boxes.map((box) => box.y + box.height));
+      const [left, top] = [Math.min(...boxes.map((box) => box.x)), Math.min(...boxes.map((box) => box.y))];
+      expect(fromSides.bounds).toEqual({ x: left, y: top, width: right - left, height: bottom - top });
+      expect(index.bounds).toEqual(fromSides.bounds);
       for (const rect of randomRects(next, extent, 100)) {
         expect(queried(index, rect)).toEqual(bruteForce(boxes, rect));
         expect(queried(fromSides, rect)).toEqual(bruteForce(boxes, rect));
@@ -189,6 +194,7 @@ describe("createBoxIndex", () => {
     const empty = createBoxIndex([]);
     expect(queried(empty, { x: -10, y: -10, width: 20, height: 20 })).toEqual([]);
     expect(empty.nearest({ x: 0, y: 0 }, 100)).toBe(-1);
+    expect(empty.bounds).toEqual({ x: 0, y: 0, width: 0, height: 0 });
     const one = createBoxIndex([{ x: 5, y: 5, width: 0, height: 0 }]);
     expect(queried(one, { x: 0, y: 0, width: 10, height: 10 })).toEqual([0]);
     expect(queried(one, { x: 6, y: 0, width: 10, height: 10 })).toEqual([]);

@@ -29,6 +29,8 @@ export interface Viewport {
 export interface BoxIndex {
   /** How many boxes were indexed. */
   readonly size: number;
+  /** The box around all of them (an empty box at the origin when there are none). */
+  readonly bounds: Box;
   /**
    * Calls `visit` once for each box that intersects `rect` (touching counts), by its index in the
    * boxes given, in no particular order. Returns how many it visited.
@@ -80,14 +82,19 @@ interface Corners extends BoxSides {
   readonly maxY: number;
 }
 
-function sidesOf(boxes: readonly Box[]): BoxSides {
-  const count = boxes.length;
-  const sides = {
+/** Sides for `count` boxes, all 0, to be filled in. */
+export function boxSides(count: number): BoxSides {
+  return {
     x0: new Float64Array(count),
     y0: new Float64Array(count),
     x1: new Float64Array(count),
     y1: new Float64Array(count),
   };
+}
+
+function sidesOf(boxes: readonly Box[]): BoxSides {
+  const count = boxes.length;
+  const sides = boxSides(count);
   for (let i = 0; i < count; i++) {
     const box = boxes[i]!;
     sides.x0[i] = box.x;
@@ -280,6 +287,12 @@ export function createBoxIndex(boxes: readonly Box[] | BoxSides, options: BoxInd
   const cells = fillCells(corners, grid, options.maxCellsPerBox ?? DEFAULT_MAX_CELLS_PER_BOX);
   const index: BoxIndex = {
     size: corners.count,
+    bounds: {
+      x: corners.minX,
+      y: corners.minY,
+      width: corners.maxX - corners.minX,
+      height: corners.maxY - corners.minY,
+    },
     query: (rect, visit) => queryCells(corners, grid, cells, rect, visit),
     nearest: (point, radius = 0) => nearestBox(index, corners, point, radius),
   };

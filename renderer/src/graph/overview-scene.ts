@@ -9,6 +9,7 @@ import {
   type Box,
   type BoxIndex,
   type BoxSides,
+  boxSides,
   createBoxIndex,
   DEFAULT_LAYOUT,
   type LayoutDirection,
@@ -155,6 +156,7 @@ export function createOverviewScene(model: GraphModel, direction: LayoutDirectio
     cellWidth: 2 * (NODE_WIDTH + DEFAULT_LAYOUT.gapX),
     cellHeight: 2 * (NODE_HEIGHT + DEFAULT_LAYOUT.gapY),
   };
+  const nodeIndex = createBoxIndex(nodes.boxes, cells);
   return {
     direction,
     ids: nodes.ids,
@@ -164,8 +166,8 @@ export function createOverviewScene(model: GraphModel, direction: LayoutDirectio
     style: nodes.style,
     firstEntry: nodes.firstEntry,
     isChain: nodes.isChain,
-    nodes: createBoxIndex(nodes.boxes, cells),
-    bounds: boundsOf(nodes.boxes),
+    nodes: nodeIndex,
+    bounds: nodeIndex.bounds,
     edgeParent: edges.parents,
     edgeChild: edges.children,
     edges: createBoxIndex(edges.boxes, cells),
@@ -183,7 +185,7 @@ function nodeItems(model: GraphModel) {
   const itemOf = new Map<string, number>();
   const firstEntry: string[] = [];
   // A node's place is its box's top-left corner.
-  const boxes = sidesFor(count);
+  const boxes = boxSides(count);
   const { x0: x, y0: y } = boxes;
   const style = new Uint8Array(count);
   const isChain = new Uint8Array(count);
@@ -219,7 +221,7 @@ function edgeItems(
   const { itemOf, x, y } = nodes;
   const parents = new Int32Array(count);
   const children = new Int32Array(count);
-  const spans = sidesFor(count);
+  const spans = boxSides(count);
   const route = new Float64Array(8);
   let edges = 0;
   for (let i = 0; i < count; i++) {
@@ -243,31 +245,6 @@ function edgeItems(
     y1: spans.y1.subarray(0, edges),
   };
   return { parents: parents.subarray(0, edges), children: children.subarray(0, edges), boxes };
-}
-
-/** Sides for `count` boxes, all 0. */
-function sidesFor(count: number): BoxSides {
-  return {
-    x0: new Float64Array(count),
-    y0: new Float64Array(count),
-    x1: new Float64Array(count),
-    y1: new Float64Array(count),
-  };
-}
-
-/** The box around every node (an empty box at the origin without nodes). */
-function boundsOf(boxes: BoxSides): Box {
-  const count = boxes.x0.length;
-  if (count === 0) return { x: 0, y: 0, width: 0, height: 0 };
-  let [left, top] = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
-  let [right, bottom] = [Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY];
-  for (let i = 0; i < count; i++) {
-    left = Math.min(left, boxes.x0[i]!);
-    top = Math.min(top, boxes.y0[i]!);
-    right = Math.max(right, boxes.x1[i]!);
-    bottom = Math.max(bottom, boxes.y1[i]!);
-  }
-  return { x: left, y: top, width: right - left, height: bottom - top };
 }
 
 /** The hover title of a graph node: what its DOM node's title (or text) says. */
