@@ -53,15 +53,17 @@ const GROWTH_ALLOWANCE_MS = 50;
 const LONGEST_TASK_TARGET_MS = 50;
 /**
  * What the test fails on. The lag targets are met with room on a 2-core machine (p95 ~115 ms with
- * appends applied at most once per 100 ms); the longest task is measured by the wall clock, and a task
- * of 20-30 ms of the page's own work still passes 50 ms now and then when the server's index build or
- * the other processes take the cores (issue 20's note has the figures). A miss of a target is reported
- * as an annotation; these bounds catch a return of the old behaviour (a backlog growing to seconds,
- * tasks of a whole re-layout).
+ * appends applied at most once per 100 ms). The longest task is measured by the wall clock: on two
+ * cores shared with the server, the appender and V8's compiler threads, a task is stretched to two or
+ * three times its CPU. An application of appends or a context answer is 10-15 ms of the page's CPU (the
+ * graph's React Flow part and the preview's rows drawn in renders of their own), so the 50 ms target
+ * holds with room. A miss of a target is reported as an annotation; the bounds leave room for a noisy
+ * machine and catch a return of the old behaviour (a backlog growing to seconds, tasks of a whole
+ * re-layout: 400 ms).
  */
 const P95_LAG_BOUND_MS = 2_500;
 const GROWTH_BOUND_MS = 1_000;
-const LONGEST_TASK_BOUND_MS = 1_000;
+const LONGEST_TASK_BOUND_MS = 150;
 
 /**
  * Appends a turn's lines to `file` from a separate Node process, one every

@@ -205,6 +205,49 @@ describe("the session graph", () => {
     explorer.unmount();
   });
 
+  it("moves the view and the nodes in one task when the layout changes: no task ends with one moved alone", async () => {
+    const explorer = await renderExplorer([{ sessionId: "c", text: sessionText(conversation(12)) }], {
+      open: "c",
+    });
+    const { controller } = explorer;
+    act(() => controller.setDirection("LR"));
+    await waitFor(() => expect(explorer.node("a11")).not.toBeNull());
+    // Any move of the view the opening started is over.
+    await act(() => new Promise((done) => setTimeout(done, 400)));
+    /** Where React Flow draws the leaf on screen: its node's own place and the viewport. */
+    const drawnOnScreen = () => {
+      const match = /translate\(([-\d.e]+)px, ?([-\d.e]+)px\)/.exec(
+        explorer.node("a11")?.style.transform ?? "",
+      );
+      if (!match) return null;
+      const { x, y, zoom } = flowViewport();
+      return { x: Math.round(Number(match[1]) * zoom + x), y: Math.round(Number(match[2]) * zoom + y) };
+    };
+    const before = drawnOnScreen();
+    const layoutBefore = controller.model()!.layout.positions.get("a11")!;
+    // Outside act, React schedules its renders as in the window (the graph's deferred one in a task of its
+    // own): what each task leaves is what a frame would show.
+    const environment = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean };
+    environment.IS_REACT_ACT_ENVIRONMENT = false;
+    const seen: ({ x: number; y: number } | null)[] = [];
+    try {
+      // Matches break the chain before the leaf into nodes: the leaf moves right in the layout.
+      controller.setSearchQuery("number 3");
+      for (let turn = 0; turn < 200 && explorer.node("u3") === null; turn++) {
+        await new Promise((done) => setTimeout(done, 0));
+        seen.push(drawnOnScreen());
+      }
+    } finally {
+      environment.IS_REACT_ACT_ENVIRONMENT = true;
+    }
+    expect(explorer.node("u3"), "the matches drawn").not.toBeNull();
+    expect(controller.model()!.layout.positions.get("a11")!.x).toBeGreaterThan(layoutBefore.x);
+    // The leaf stayed where it was on screen after every task, not only at the end.
+    expect(seen.length).toBeGreaterThan(1);
+    for (const at of seen) expect(at).toEqual(before);
+    explorer.unmount();
+  });
+
   it("keeps every drawn node in place when Pi continues an older branch", async () => {
     // u0 - a0 - b0 (an early side branch), and the main line u1 .. a3 from a0 (the leaf).
     const [u0, a0, ...rest] = conversation(4);

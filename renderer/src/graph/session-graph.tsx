@@ -11,7 +11,7 @@ import {
   ReactFlowProvider,
   useStore,
 } from "@xyflow/react";
-import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { type ReactNode, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import { BASE_MIN_ZOOM, type FilterMode, minZoomFor, passesFilter } from "../../../shared/graph/index.ts";
 import { ArchivedToggle } from "../manage/archived-toggle.tsx";
 import { screenErrors } from "../../../shared/error-texts.ts";
@@ -190,8 +190,12 @@ const showsDots = (state: { transform: [number, number, number] }) => state.tran
 
 function Graph() {
   const controller = useController();
-  const model = useGraphModel();
-  const direction = useSession((s) => s.direction);
+  // An append (or any change of the graph) reaches React Flow in a render of its own, after the urgent one
+  // that moves the selection and the status line: React Flow's adoption of the nodes, and its nodes' and
+  // edges' renders, are then a task of their own rather than half of the append's. The direction the
+  // nodes' handles face comes with the model it was laid out in.
+  const model = useDeferredValue(useGraphModel());
+  const direction = useDeferredValue(useSession((s) => s.direction));
   const colorMode = useEffectiveTheme();
   const path = usePathSet();
   const overview = useOverview();
@@ -247,7 +251,7 @@ function Graph() {
       <MinimapCanvas />
       {/* Its fit button would call fitView, which never fits a graph larger than the view (see ViewportControl): the toolbar's Fit does. */}
       <Controls showInteractive={false} showFitView={false} />
-      <ViewportControl />
+      <ViewportControl drawn={model} />
     </ReactFlow>
   );
 }

@@ -4,11 +4,11 @@
  */
 
 import { useReactFlow, useStoreApi } from "@xyflow/react";
-import { useEffect, useLayoutEffect, useRef } from "react";
+import { useEffect, useRef } from "react";
 import { fitZoom, type Position } from "../../../shared/graph/index.ts";
 import { clampFitZoom, FIT_PADDING, fitExtent } from "../branch-map/default-view.ts";
 import { type GraphModel, NODE_HEIGHT, NODE_WIDTH } from "../state/graph-model.ts";
-import { useController, useGraphModel, useSession } from "../state/hooks.tsx";
+import { useController, useSession } from "../state/hooks.tsx";
 import { OVERVIEW_MIN_NODES, OVERVIEW_ZOOM } from "./overview-canvas.tsx";
 
 /** Where an entry is drawn in a model's layout: its own node, or the chain holding it. */
@@ -23,15 +23,19 @@ function drawnAt(model: GraphModel, entryId: string | null): Position | undefine
  * chain opening pushes nodes apart, entries arrive): the entry the user is
  * at (the cursor, or the chain just clicked) keeps its place on screen. A
  * centre or fit asked for in the same update still wins: it runs after.
+ *
+ * `drawn` is the model whose nodes React Flow is given (the graph's deferred
+ * one, see `Graph`). React Flow takes new nodes in an effect, so the view is
+ * kept steady in an effect too, after it: both move in one task, never a
+ * frame apart.
  */
-export function ViewportControl() {
+export function ViewportControl({ drawn: model }: { drawn: GraphModel | null }) {
   const controller = useController();
   const flow = useReactFlow();
   const flowStore = useStoreApi();
-  const model = useGraphModel();
   const fit = useSession((s) => s.fitRequest);
   const last = useRef<{ model: GraphModel; cursorId: string | null; centre: unknown } | null>(null);
-  useLayoutEffect(() => {
+  useEffect(() => {
     const previous = last.current;
     const state = controller.stores.session.getState();
     last.current = model ? { model, cursorId: state.cursorId, centre: state.centreRequest } : null;

@@ -7,12 +7,14 @@
  */
 
 import { useVirtualizer } from "@tanstack/react-virtual";
+import { useShallow } from "zustand/react/shallow";
 import {
   type FocusEvent,
   type KeyboardEvent,
   type ReactNode,
   type RefObject,
   useCallback,
+  useDeferredValue,
   useLayoutEffect,
   useMemo,
   useRef,
@@ -306,9 +308,11 @@ export function ContextPreview() {
   const selectedId = useSession((s) => s.selectedId);
   const status = useContextPreview((s) => s.status);
   const error = useContextPreview((s) => s.error);
-  const view = useContextPreview((s) => s.view);
-  const pages = useContextPreview((s) => s.pages);
-  const mode = useContextPreview((s) => s.forMode);
+  // A new context (a few a second while following a live session) is drawn in a render of its own, which
+  // React may slice, after the urgent one of the change that asked for it.
+  const { view, pages, mode } = useDeferredValue(
+    useContextPreview(useShallow((s) => ({ view: s.view, pages: s.pages, mode: s.forMode }))),
+  );
   const count = view ? rowCount(view, mode === "llm") : 0;
   // A short context held whole is drawn plainly; else rows are drawn as they are scrolled to.
   const items = useMemo(
