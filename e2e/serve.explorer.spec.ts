@@ -8,7 +8,7 @@
  */
 
 import { expect, type Page, test } from "@playwright/test";
-import { FILTER_MODES, type FilterMode } from "../shared/graph/index.ts";
+import { DEFAULT_LAYOUT, FILTER_MODES, type FilterMode } from "../shared/graph/index.ts";
 import { inMemoryEntryReader, type SessionIndex } from "../shared/session/index.ts";
 import {
   canvasPixels,
@@ -159,6 +159,18 @@ test("the library lists the demo sessions by project; a session opens with its g
   const status = await graphStatus(page);
   expect(status.entries).toBe(login.index.nodes.size);
   expect(status.visible).toBe(expectedVisible(login.index, "default").length);
+  // React Flow is told each node's size as measured (flow-elements.ts), so it measures none: that size must
+  // be the one drawn.
+  const sizes = await page
+    .locator(".react-flow__node")
+    .evaluateAll((nodes) => [
+      ...new Set(
+        (nodes as unknown as { offsetWidth: number; offsetHeight: number }[]).map(
+          (node) => `${node.offsetWidth}x${node.offsetHeight}`,
+        ),
+      ),
+    ]);
+  expect(sizes).toEqual([`${DEFAULT_LAYOUT.nodeWidth}x${DEFAULT_LAYOUT.nodeHeight}`]);
   await screenshot(page, "library-graph-preview");
 });
 

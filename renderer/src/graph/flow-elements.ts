@@ -20,6 +20,7 @@ export type ChainFlowNode = Node<
 export type FlowNode = EntryFlowNode | ChainFlowNode;
 
 const HANDLE = 6;
+const NODE_SIZE = { width: NODE_WIDTH, height: NODE_HEIGHT };
 
 export function handlesFor(direction: LayoutDirection): NodeHandle[] {
   const half = HANDLE / 2;
@@ -117,6 +118,9 @@ export function flowNodes(
       position,
       width: NODE_WIDTH,
       height: NODE_HEIGHT,
+      // Told as measured too: React Flow measures a node it first draws unless its size is known, and each
+      // measure is a change of its store (the edges drawn again) in the frame a live append's node appears.
+      measured: NODE_SIZE,
       handles,
       sourcePosition,
       targetPosition,
