@@ -44,7 +44,8 @@ export function contextShades(
     context.edits.map((edit) => [edit.targetId, edit.drop ? "dropped" : "edited"]),
   );
   const previous = basis?.previous instanceof PathShades ? basis.previous : undefined;
-  const grown = previous && basis ? grownPlace(previous, context, tree, basis.nodes, leaf) : null;
+  const grown =
+    previous && basis ? grownPlace(previous, context, tree, basis.nodes, leaf, compactionId) : null;
   const place = grown ?? walkedPlace(context, tree, leaf);
   return new PathShades(
     basis?.nodes,
@@ -83,9 +84,9 @@ function grownPlace(
   tree: IndexedNodes<TreeNodeView>,
   nodes: SessionNodes,
   leaf: number,
+  compactionId: string | null,
 ): Uint8Array | null {
-  if (previous.nodes === undefined || previous.compactionId !== (context.compaction?.entryId ?? null))
-    return null;
+  if (previous.nodes === undefined || previous.compactionId !== compactionId) return null;
   // Positions are kept only in a list grown from the one before.
   if (previous.nodes !== nodes && growthSince(nodes, previous.nodes) === null) return null;
   const oldCount = previous.place.length;
