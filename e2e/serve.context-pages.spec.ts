@@ -5,13 +5,14 @@
  * first message, its page fetched as it comes into view.
  */
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { piSessionFolderName } from "../app/library/pi-folders.ts";
 import { CONTEXT_ANSWER_BUDGET_BYTES } from "../shared/ipc/contract.ts";
-import { openApp, openSession, preview, previewItems } from "./support/app.ts";
+import { expectPreviewOf, openApp, openSession, preview, previewItems } from "./support/app.ts";
+import type { PageGlobals } from "./support/page-globals.ts";
 import { type RunningServe, startServe } from "./support/serve.ts";
 
 const CWD = "/home/demo/long-chain";
@@ -21,44 +22,68 @@ let serve: RunningServe;
 
 const idOf = (i: number) => `m${String(i).padStart(7, "0")}`;
 
-test.beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), "arbor-e2e-pages-"));
-  const folder = join(root, piSessionFolderName(CWD));
-  mkdirSync(folder, { recursive: true });
+/** A chain of `count` messages, user and assistant in turn, about 600 bytes each; its first says `title`. */
+function chainLines(title: string, count: number, idOf: (i: number) => string): string[] {
   const lines = [
     JSON.stringify({
       type: "session",
       version: 3,
-      id: "0199aa00-0000-7000-8000-0000000c0a9e",
+      id: `0199aa00-0000-7000-8000-${String(count).padStart(12, "0")}`,
       timestamp: "2026-01-03T10:00:00.000Z",
       cwd: CWD,
     }),
   ];
+  for (let i = 0; i < count; i++) lines.push(JSON.stringify(chainEntry(title, i, idOf)));
+  return lines;
+}
+
+function chainEntry(title: string, i: number, idOf: (i: number) => string) {
+  const text = `${title} ${i + 1}. ${"Some words to read. ".repeat(28)}`;
+  const message =
+    i % 2 === 0
+      ? { role: "user", content: text, timestamp: i }
+      : {
+          role: "assistant",
+          content: [{ type: "text", text }],
+          provider: "anthropic",
+          model: "claude-test",
+          stopReason: "stop",
+          timestamp: i,
+        };
+  return {
+    type: "message",
+    id: idOf(i),
+    parentId: i === 0 ? null : idOf(i - 1),
+    timestamp: new Date(Date.UTC(2026, 0, 3, 10) + i * 1000).toISOString(),
+    message,
+  };
+}
+
+const LONG_TITLE = "Message";
+const followIdOf = (i: number) => `f${String(i).padStart(7, "0")}`;
+const shortIdOf = (i: number) => `s${String(i).padStart(7, "0")}`;
+/** Followed while appended to: long enough for pages (virtualised), and short enough to be drawn plainly. */
+const FOLLOWED = {
+  long: { title: "Followed chain", count: 400 },
+  short: { title: "Short chain", count: 30 },
+};
+let folder: string;
+
+test.beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), "arbor-e2e-pages-"));
+  folder = join(root, piSessionFolderName(CWD));
+  mkdirSync(folder, { recursive: true });
   // Small messages, about 600 bytes each: 3.6 MB in all, a little over a thousand and a half an answer.
-  for (let i = 0; i < MESSAGES; i++) {
-    const text = `Message ${i + 1} of the long chain. ${"Some words to read. ".repeat(28)}`;
-    const message =
-      i % 2 === 0
-        ? { role: "user", content: text, timestamp: i }
-        : {
-            role: "assistant",
-            content: [{ type: "text", text }],
-            provider: "anthropic",
-            model: "claude-test",
-            stopReason: "stop",
-            timestamp: i,
-          };
-    lines.push(
-      JSON.stringify({
-        type: "message",
-        id: idOf(i),
-        parentId: i === 0 ? null : idOf(i - 1),
-        timestamp: new Date(Date.UTC(2026, 0, 3, 10) + i * 1000).toISOString(),
-        message,
-      }),
-    );
-  }
-  writeFileSync(join(folder, "long-chain.jsonl"), `${lines.join("\n")}\n`);
+  writeFileSync(join(folder, "long-chain.jsonl"), `${chainLines(LONG_TITLE, MESSAGES, idOf).join("\n")}\n`);
+  const { long, short } = FOLLOWED;
+  writeFileSync(
+    join(folder, "followed.jsonl"),
+    `${chainLines(long.title, long.count, followIdOf).join("\n")}\n`,
+  );
+  writeFileSync(
+    join(folder, "short.jsonl"),
+    `${chainLines(short.title, short.count, shortIdOf).join("\n")}\n`,
+  );
   serve = await startServe({ dirs: [root] });
 });
 
@@ -83,7 +108,7 @@ test("the deepest entry's context of 6,000 messages comes in pages and scrolls t
   });
   await openApp(page, serve.url);
   const last = idOf(MESSAGES - 1);
-  await openSession(page, "Message 1 of the long chain", last);
+  await openSession(page, "Message 1.", last);
 
   // Every message counted, the last ones shown, the selected entry's own message at the end.
   await expect(preview(page)).toHaveAttribute("data-message-count", String(MESSAGES));
@@ -101,7 +126,7 @@ test("the deepest entry's context of 6,000 messages comes in pages and scrolls t
   await page.keyboard.press("Home");
   const first = preview(page).locator(`article.message[data-entry-id="${idOf(0)}"]`);
   await expect(first).toBeVisible();
-  await expect(first).toContainText("Message 1 of the long chain.");
+  await expect(first).toContainText("Message 1. Some words");
   await expect(first).toHaveAttribute("data-index", "0");
   await expect(preview(page).locator("[data-loading]")).toHaveCount(0);
   expect(pagesAsked).toBeGreaterThan(0);
@@ -112,3 +137,54 @@ test("the deepest entry's context of 6,000 messages comes in pages and scrolls t
   expect(largest).toBeGreaterThan(500_000);
   expect(largest).toBeLessThan(CONTEXT_ANSWER_BUDGET_BYTES);
 });
+
+/** Appends messages `from` to `to - 1` of a chain to its file, a whole line a write, as Pi does. */
+function appendChain(file: string, title: string, idOf: (i: number) => string, from: number, to: number) {
+  for (let i = from; i < to; i++)
+    appendFileSync(join(folder, file), `${JSON.stringify(chainEntry(title, i, idOf))}\n`);
+}
+
+/** Whether the message of `entryId` is drawn within the list's visible box. */
+async function shownInList(page: Page, entryId: string): Promise<boolean> {
+  return page.evaluate((id) => {
+    const { document } = globalThis as unknown as PageGlobals;
+    const list = document.querySelector('[aria-label="Context messages"]');
+    const row = list?.querySelector(`article.message[data-entry-id="${id}"]`);
+    if (!list || !row) return false;
+    const [outer, inner] = [list.getBoundingClientRect(), row.getBoundingClientRect()];
+    return inner.bottom > outer.top && inner.top < outer.bottom;
+  }, entryId);
+}
+
+for (const [kind, file, idOfFollowed] of [
+  ["long", "followed.jsonl", followIdOf],
+  ["short", "short.jsonl", shortIdOf],
+] as const) {
+  test(`a followed ${kind} context stays where the user reads it, and follows its end from there`, async ({
+    page,
+  }) => {
+    const { title, count } = FOLLOWED[kind];
+    await openApp(page, serve.url);
+    await openSession(page, `${title} 1.`, idOfFollowed(count - 1));
+    const list = page.getByRole("region", { name: "Context messages" });
+    await list.focus();
+    await page.keyboard.press("Home");
+    await expect(preview(page).locator(`article.message[data-entry-id="${idOfFollowed(0)}"]`)).toBeVisible();
+    await expect.poll(() => shownInList(page, idOfFollowed(0))).toBe(true);
+
+    // Pi answers: the preview follows the new leaf, and the first message stays in view, its page held.
+    appendChain(file, title, idOfFollowed, count, count + 2);
+    await expectPreviewOf(page, idOfFollowed(count + 1));
+    await expect(preview(page)).toHaveAttribute("data-message-count", String(count + 2));
+    expect(await shownInList(page, idOfFollowed(0))).toBe(true);
+    await expect(preview(page).locator("[data-loading]")).toHaveCount(0);
+
+    // From the end, it follows the end.
+    await page.keyboard.press("End");
+    await expect.poll(() => shownInList(page, idOfFollowed(count + 1))).toBe(true);
+    appendChain(file, title, idOfFollowed, count + 2, count + 4);
+    await expectPreviewOf(page, idOfFollowed(count + 3));
+    await expect.poll(() => shownInList(page, idOfFollowed(count + 3))).toBe(true);
+    expect(await shownInList(page, idOfFollowed(0))).toBe(false);
+  });
+}

@@ -18,7 +18,17 @@ import {
   pageLength,
   rowCount,
 } from "./context-pages.ts";
-import { gapAt, gaps, joinPages, pageAt, pageOfView, wholeContext, withPage } from "./context-reading.ts";
+import {
+  gapAt,
+  gaps,
+  grownFrom,
+  grownPages,
+  joinPages,
+  pageAt,
+  pageOfView,
+  wholeContext,
+  withPage,
+} from "./context-reading.ts";
 import type { ContextPage } from "./context-view.ts";
 import { contextView, pathRuns } from "./leaf-context.ts";
 
@@ -136,6 +146,74 @@ describe("the pages a window holds", () => {
     expect(gapAt(pages, 70, 5)).toBeUndefined();
     expect(pageAt(pages, 24)?.from).toBe(20);
     expect(pageAt(pages, 25)).toBeUndefined();
+  });
+
+  it("tells a context grown at its end (a followed leaf's) from any other, by the windows both carry", () => {
+    const budget = { bytes: 1e9, messages: 9 };
+    let grown = 0;
+    let other = 0;
+    for (const seed of [1, 2, 3, 5, 8, 13]) {
+      const index = readSession(generateSession({ seed, entryCount: 300 }).text);
+      const reader = inMemoryEntryReader(index);
+      const ids = [...index.nodes.keys()];
+      const childrenOf = new Map<string, string[]>();
+      for (const node of index.nodes.values())
+        if (node.parentId !== null)
+          childrenOf.set(node.parentId, [...(childrenOf.get(node.parentId) ?? []), node.id]);
+      for (const leafId of ids.filter((_, i) => i % 11 === 5)) {
+        const whole = contextView(index, reader, leafId, true);
+        const before = lastWindow(pagedContext(whole, undefined, budget));
+        // Entries below it (a chain a few steps down) and elsewhere (the entry 40 lines on).
+        const below: string[] = [];
+        for (let at = childrenOf.get(leafId)?.[0]; at && below.length < 12; at = childrenOf.get(at)?.[0])
+          below.push(at);
+        const elsewhere = ids[(ids.indexOf(leafId) + 40) % ids.length]!;
+        for (const afterId of [leafId, ...below, elsewhere]) {
+          const afterWhole = contextView(index, reader, afterId, true);
+          const after = lastWindow(pagedContext(afterWhole, undefined, budget));
+          const samePrefix =
+            whole.messageCount > 0 &&
+            afterWhole.messageCount >= whole.messageCount &&
+            JSON.stringify(afterWhole.messages.slice(0, whole.messageCount)) ===
+              JSON.stringify(whole.messages);
+          const reaches = after.messagesFrom <= whole.messageCount - 1;
+          const sameCuts =
+            before.compaction?.entryId === after.compaction?.entryId &&
+            JSON.stringify(before.edits) === JSON.stringify(after.edits);
+          // Never a false growth; and every growth the windows can see is found.
+          expect(grownFrom(before, after)).toBe(samePrefix && reaches && sameCuts);
+          if (grownFrom(before, after)) {
+            grown++;
+            // The model's form grows alike: its rows of `before` are the first rows of `after`.
+            const rows = rowCount(whole, true);
+            expect(JSON.stringify(afterWhole.llm!.slice(0, rows))).toBe(JSON.stringify(whole.llm));
+          } else other++;
+        }
+        // Of the other form, never.
+        expect(grownFrom(before, { ...before, llm: null, llmSkipped: null })).toBe(false);
+      }
+    }
+    expect(grown).toBeGreaterThan(50);
+    expect(other).toBeGreaterThan(20);
+  });
+
+  it("keeps the pages before a grown window, and the window itself", () => {
+    const held = [page(0, 10), page(40, 10), page(90, 10)];
+    const window = page(95, 8);
+    const view = {
+      ...contexts()[0]!,
+      messageCount: 103,
+      messagesFrom: 95,
+      messages: window.messages,
+      llm: null,
+    };
+    const pages = grownPages(held, view);
+    expect(pages.map((each) => [each.from, each.messages.length])).toEqual([
+      [0, 10],
+      [40, 10],
+      [95, 8],
+    ]);
+    expect(pages[0]).toBe(held[0]);
   });
 
   it("puts a whole context together only from pages that hold every message", () => {

@@ -20,6 +20,39 @@ export function pageOfView(view: ContextView): ContextPage {
   return page;
 }
 
+/**
+ * Whether `after` is `before` grown at its end, as a followed leaf's context
+ * is: its first `before.messageCount` messages are `before`'s. An entry's
+ * path up from it never changes, so the same last message (by entry) under
+ * the same compaction and context edits means the same messages before it.
+ * Decided from the windows both carry: false when `after`'s no longer
+ * reaches back to `before`'s last message.
+ */
+export function grownFrom(before: ContextView, after: ContextView): boolean {
+  const last = before.messageCount - 1;
+  if (last < 0 || after.messageCount <= last) return false;
+  if ((before.llm === null) !== (after.llm === null)) return false;
+  if (before.compaction?.entryId !== after.compaction?.entryId) return false;
+  if (
+    before.edits.length !== after.edits.length ||
+    before.edits.some((edit, k) => edit.editId !== after.edits[k]!.editId)
+  )
+    return false;
+  const was = before.messages[last - before.messagesFrom];
+  const is = after.messages[last - after.messagesFrom];
+  return was !== undefined && is !== undefined && was.entryId === is.entryId;
+}
+
+/**
+ * The pages of `after`, grown from the view `pages` were held for
+ * (`grownFrom`): the held ones before its window, which still hold the same
+ * messages, then its own window.
+ */
+export function grownPages(pages: readonly ContextPage[], after: ContextView): readonly ContextPage[] {
+  const kept = pages.filter((page) => page.from + page.messages.length <= after.messagesFrom);
+  return [...kept, pageOfView(after)];
+}
+
 /** Pages sorted by `from`, none overlapping another: `page` added (a page overlapping one held is ignored). */
 export function withPage(pages: readonly ContextPage[], page: ContextPage): readonly ContextPage[] {
   if (page.messages.length === 0) return pages;

@@ -153,6 +153,68 @@ describe("a long context in the preview", () => {
     explorer.unmount();
   });
 
+  it("keeps a followed context where the user reads it, with its pages, and follows its end from there", async () => {
+    const explorer = await renderExplorer([{ sessionId: "long", text: sessionText(conversation(200)) }], {
+      open: "long",
+      client: SMALL_PAGES,
+    });
+    await explorer.waitForContext("a199");
+    const context = () => explorer.controller.stores.context.getState();
+    const turn = (n: number) => [
+      {
+        type: "message",
+        id: `u${n}`,
+        message: { role: "user", content: `Question number ${n}`, timestamp: 1 },
+      },
+      {
+        type: "message",
+        id: `a${n}`,
+        message: { role: "assistant", content: [{ type: "text", text: `Answer ${n}` }], timestamp: 2 },
+      },
+    ];
+    const { list, press } = scrollList();
+    press("Home");
+    await waitFor(() => expect(list.querySelector('[data-entry-id="u0"]')).not.toBeNull());
+    await waitFor(() => expect(context().pages.map((page) => page.from)).toEqual([0, 350]));
+
+    // Pi answers while the user reads the top: the preview follows the leaf, and the list stays where it is.
+    act(() => {
+      explorer.client.append("long", turn(200));
+    });
+    await explorer.waitForContext("a200");
+    expect(explorer.preview().dataset.messageCount).toBe("402");
+    expect(list.scrollTop).toBe(0);
+    expect(list.querySelector('[data-entry-id="u0"]')).not.toBeNull();
+    // The page read stays held: the new window (the last 50) replaced only the one it overlaps.
+    expect(context().pages.map((page) => page.from)).toEqual([0, 352]);
+    expect(list.querySelector("[data-loading]")).toBeNull();
+    const asked = explorer.client.calls.filter((call) => call.name === "session.contextPage").length;
+
+    // At the end, the list follows the context as it grows.
+    press("End");
+    await waitFor(() => expect(list.querySelector('[data-entry-id="a200"]')).not.toBeNull());
+    act(() => {
+      explorer.client.append("long", turn(201));
+    });
+    await explorer.waitForContext("a201");
+    await waitFor(() => expect(list.querySelector('[data-entry-id="a201"]')).not.toBeNull());
+    expect(list.querySelector('[data-entry-id="u0"]')).toBeNull();
+    expect(explorer.client.calls.filter((call) => call.name === "session.contextPage").length).toBe(asked);
+
+    // Another entry's context is a new view: it opens at its end, from its own window.
+    press("Home");
+    await waitFor(() => expect(list.querySelector('[data-entry-id="u0"]')).not.toBeNull());
+    act(() => explorer.controller.select("a150"));
+    await explorer.waitForContext("a150");
+    // The scroll event a browser sends for the list's move (happy-dom sends none).
+    act(() => {
+      fireEvent.scroll(list);
+    });
+    await waitFor(() => expect(list.querySelector('[data-entry-id="a150"]')).not.toBeNull());
+    expect(list.scrollTop).toBeGreaterThan(0);
+    explorer.unmount();
+  });
+
   it("shows what the model sees in pages, each message with its entry, and counts them all", async () => {
     const text = sessionText(withHiddenRuns(150, 7));
     const explorer = await renderExplorer([{ sessionId: "bash", text }], {

@@ -22,6 +22,7 @@ import {
 import { screenErrors } from "../../../shared/error-texts.ts";
 import type { ContextView } from "../../../shared/ipc/contract.ts";
 import { rowCount } from "../../../shared/ipc/context-pages.ts";
+import { grownFrom } from "../../../shared/ipc/context-reading.ts";
 import { useContextPreview, useController, useSession } from "../state/hooks.tsx";
 import { ContextHeader } from "./context-header.tsx";
 import { MessageView, type ShownWhole, ShownWholeContext } from "./message-view.tsx";
@@ -112,10 +113,12 @@ function refocusWhenRemoved(event: FocusEvent<HTMLElement>): void {
 function PreviewScroll({
   scrollRef,
   scroller,
+  onScroll,
   children,
 }: {
   scrollRef: RefObject<HTMLElement | null>;
   scroller: Scroller;
+  onScroll?: () => void;
   children: ReactNode;
 }) {
   return (
@@ -127,19 +130,52 @@ function PreviewScroll({
       tabIndex={0}
       onKeyDown={(event) => scrollByKey(event, scroller)}
       onBlur={refocusWhenRemoved}
+      onScroll={onScroll}
     >
       {children}
     </section>
   );
 }
 
-/** A new context opens at its end: the selected entry's own message is the last one. */
-function PlainList({ items, onReveal }: { items: PreviewItem[]; onReveal: (id: string) => void }) {
+/**
+ * Runs `open` (in a layout effect) for each `view` but one grown at its end
+ * from the view drawn before (a followed leaf's: `grownFrom`). A new context
+ * opens at its end, where the selected entry's own message is; a grown one
+ * leaves the list where the user has it, following its end only from there.
+ */
+function useOpenEachNewView(view: ContextView, open: () => void): void {
+  const drawn = useRef<ContextView | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per view, with that render's `open`
+  useLayoutEffect(() => {
+    const before = drawn.current;
+    drawn.current = view;
+    if (before === null || !grownFrom(before, view)) open();
+  }, [view]);
+}
+
+function PlainList({
+  view,
+  items,
+  onReveal,
+}: {
+  view: ContextView;
+  items: PreviewItem[];
+  onReveal: (id: string) => void;
+}) {
   const scrollRef = useRef<HTMLElement>(null);
+  // Whether the list shows its end, as the user last left it: a context grown then follows its end.
+  const atEnd = useRef(true);
+  useOpenEachNewView(view, () => {
+    atEnd.current = true;
+  });
   useLayoutEffect(() => {
     const element = scrollRef.current;
-    if (element && items.length > 0) element.scrollTop = element.scrollHeight;
+    if (element && items.length > 0 && atEnd.current) element.scrollTop = element.scrollHeight;
   }, [items]);
+  const onScroll = useCallback(() => {
+    const element = scrollRef.current;
+    if (element) atEnd.current = element.scrollTop + element.clientHeight >= element.scrollHeight - 1;
+  }, []);
   const scroller = useMemo<Scroller>(
     () => ({
       toStart: () => scrollRef.current?.scrollTo({ top: 0 }),
@@ -149,7 +185,7 @@ function PlainList({ items, onReveal }: { items: PreviewItem[]; onReveal: (id: s
     [],
   );
   return (
-    <PreviewScroll scrollRef={scrollRef} scroller={scroller}>
+    <PreviewScroll scrollRef={scrollRef} scroller={scroller} onScroll={onScroll}>
       {items.map((item, i) => (
         <MessageView
           key={item.key}
@@ -216,8 +252,9 @@ function LoadingRow({ index }: { index: number }) {
 
 /**
  * `count` rows, each `itemAt` its index (undefined: its page is still to
- * come). The list opens at its end for each new `view`, and tells
- * `onRows` which rows it draws.
+ * come). The list opens at its end for each new `view` (a grown one leaves
+ * it where it is, and the virtualiser keeps following the end from there),
+ * and tells `onRows` which rows it draws.
  */
 function VirtualList({
   view,
@@ -244,13 +281,16 @@ function VirtualList({
     // Its renders join React's own instead of running inside each scroll event: an append that moves the
     // list to its new end would otherwise render the list several times within one task.
     useFlushSync: false,
+    // A context grown at its end (a followed leaf's) keeps the list where it is: at its end, it follows.
+    anchorTo: "end",
+    followOnAppend: true,
   });
   const { startOpening, endOpening } = useShownRows(virtualizer, view, count, onRows);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new view opens at its end; its pages arriving do not move it
-  useLayoutEffect(() => {
+  // Its pages arriving do not move it.
+  useOpenEachNewView(view, () => {
     startOpening();
     if (count > 0) virtualizer.scrollToIndex(count - 1, { align: "end" });
-  }, [view, virtualizer]);
+  });
   const scroller = useMemo<Scroller>(
     () => ({
       toStart: () => {
@@ -349,7 +389,7 @@ export function ContextPreview() {
   else if ((status !== "ready" && status !== "loading") || !view)
     body = <div className="loading">Building the context…</div>;
   else if (count === 0) body = <div className="empty">No messages: from here Pi would send nothing.</div>;
-  else if (items) body = <PlainList items={items} onReveal={onReveal} />;
+  else if (items) body = <PlainList view={view} items={items} onReveal={onReveal} />;
   else body = <VirtualList view={view} count={count} itemAt={itemAt} onRows={onRows} onReveal={onReveal} />;
   body = <ShownWholeContext.Provider value={shownWhole}>{body}</ShownWholeContext.Provider>;
 

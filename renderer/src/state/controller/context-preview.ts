@@ -7,7 +7,7 @@
 
 import type { IndexedNodes } from "../../../../shared/graph/index.ts";
 import type { ContextView, SessionView, TreeNodeView } from "../../../../shared/ipc/contract.ts";
-import { pageOfView } from "../../../../shared/ipc/context-reading.ts";
+import { grownFrom, grownPages, pageOfView } from "../../../../shared/ipc/context-reading.ts";
 import { contextShades, NO_SHADES } from "../context-shades.ts";
 import { initialContextState } from "../stores.ts";
 import type { Controller } from "./api.ts";
@@ -207,11 +207,13 @@ function createLoads(kit: ControllerKit): { loadContext(): Promise<void>; loadDe
       // Shaded along the view as it is now (an append may have come meanwhile): its index is the graph's.
       // Following the leaf, the shades on view grow by the new entries instead of walking the whole path.
       const now = session.getState().view;
-      const previous = context.getState().shades;
+      const { shades: previous, view: before, pages: held } = context.getState();
       const shades = now
         ? contextShades(result, kit.selectors.indexed(now), { nodes: now.nodes, previous })
         : NO_SHADES;
-      context.setState({ status: "ready", view: result, pages: [pageOfView(result)], shades });
+      // A followed leaf's context grows at its end: the pages fetched while scrolled up stay.
+      const pages = before && grownFrom(before, result) ? grownPages(held, result) : [pageOfView(result)];
+      context.setState({ status: "ready", view: result, pages, shades });
     } catch (error) {
       if (serial !== contextSerial || kit.isDisposed()) return;
       context.setState({ status: "error", error: messageOf(error), view: null, pages: [] });
