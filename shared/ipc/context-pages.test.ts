@@ -9,6 +9,7 @@ import { inMemoryEntryReader, readSession } from "../session/index.ts";
 import { generateSession } from "../session/testing/generate-session.ts";
 import {
   contextPageOf,
+  contextWindow,
   lastPageFrom,
   lastWindow,
   llmIndexOf,
@@ -29,7 +30,7 @@ import {
   wholeContext,
   withPage,
 } from "./context-reading.ts";
-import type { ContextPage } from "./context-view.ts";
+import type { ContextPage, ContextView } from "./context-view.ts";
 import { contextView, pathRuns } from "./leaf-context.ts";
 
 /** Contexts of generated sessions, with the model's form: bash runs left out, edits, compactions. */
@@ -197,23 +198,63 @@ describe("the pages a window holds", () => {
     expect(other).toBeGreaterThan(20);
   });
 
-  it("keeps the pages before a grown window, and the window itself", () => {
-    const held = [page(0, 10), page(40, 10), page(90, 10)];
-    const window = page(95, 8);
-    const view = {
-      ...contexts()[0]!,
-      messageCount: 103,
-      messagesFrom: 95,
-      messages: window.messages,
-      llm: null,
-    };
-    const pages = grownPages(held, view);
-    expect(pages.map((each) => [each.from, each.messages.length])).toEqual([
-      [0, 10],
-      [40, 10],
-      [95, 8],
-    ]);
-    expect(pages[0]).toBe(held[0]);
+  it("keeps what the pages held before a grown window, a page reaching into it cut at its start", () => {
+    let cutInto = 0;
+    // Chains of 30 to 80 messages, every fifth one a bash run the model never sees.
+    const base = contexts()[0]!;
+    const leafContexts = [30, 41, 57, 64, 80].map((count): ContextView => {
+      const indices = Array.from({ length: count }, (_, i) => i);
+      const llmSkipped = indices.filter((i) => i % 5 === 4);
+      const messages = indices.map((i) => ({
+        entryId: `e${i}`,
+        message: { role: "user" as const, content: `message ${i}`, timestamp: i },
+        tokenEstimate: 3,
+      }));
+      const llm = indices
+        .filter((i) => i % 5 !== 4)
+        .map((i) => ({ role: "user" as const, content: `message ${i}`, timestamp: i }));
+      return { ...base, messageCount: count, messagesFrom: 0, messages, llm, llmSkipped };
+    });
+    for (const whole of leafContexts) {
+      const paged = pagedContext(whole);
+      // Pages of 7 from the top; the window starts inside one of them.
+      const held: ContextPage[] = [];
+      for (let from = 0; from + 7 <= whole.messageCount - 5; from += 7) {
+        const page = contextPageOf(paged, from, 7);
+        // A cut text in each page, of the agent's and of the model's message there.
+        const llmAt = llmIndexOf(whole.llmSkipped!, from + 6);
+        page.cuts = [
+          { path: ["messages", from + 6, "content"], length: 9, shown: 1 },
+          { path: ["llm", llmAt, "content"], length: 9, shown: 1 },
+        ];
+        held.push(page);
+      }
+      // Inside the last page held, a message further on for each context.
+      const start = held.at(-1)!.from + 1 + (cutInto % 6);
+      const window = contextWindow(paged, start);
+      const pages = grownPages(held, window);
+      // Every message once, in order, with its model's form: the pages join into the whole context.
+      const joined = joinPages(window, pages);
+      expect({ ...joined, cuts: undefined }).toEqual({ ...whole, cuts: undefined });
+      // The cut texts of the messages kept, each once; none of those the window now holds.
+      const cuts = pages.flatMap((page) => page.cuts ?? []);
+      const kept = held
+        .flatMap((page) => page.cuts!)
+        .filter((cut) => {
+          const index = Number(cut.path[1]);
+          return cut.path[0] === "llm" ? index < llmIndexOf(whole.llmSkipped!, start) : index < start;
+        });
+      expect(cuts).toEqual(kept);
+      // The last page held, cut at the window's start.
+      expect(pages.at(-2)!.messages.length).toBe(start - held.at(-1)!.from);
+      cutInto++;
+      // Those before the window are the pages held, unchanged.
+      expect(pages.filter((page) => page.from + 7 <= start)).toEqual(
+        held.filter((page) => page.from + 7 <= start),
+      );
+      expect(pages.at(-1)).toEqual(pageOfView(window));
+    }
+    expect(cutInto).toBe(leafContexts.length);
   });
 
   it("puts a whole context together only from pages that hold every message", () => {

@@ -9,6 +9,7 @@ import { sessionErrors } from "../error-texts.ts";
 import type { ArborClient } from "./contract.ts";
 import type { ContextPage, ContextPageRequest, ContextView } from "./context-view.ts";
 import { CONTEXT_PAGE_MAX_MESSAGES } from "./context-view.ts";
+import { llmIndexOf } from "./context-pages.ts";
 import type { TextCut } from "./text-pages.ts";
 
 export type FetchContextPage = (request: ContextPageRequest) => Promise<ContextPage>;
@@ -45,12 +46,29 @@ export function grownFrom(before: ContextView, after: ContextView): boolean {
 
 /**
  * The pages of `after`, grown from the view `pages` were held for
- * (`grownFrom`): the held ones before its window, which still hold the same
- * messages, then its own window.
+ * (`grownFrom`): what they hold before its window, which is still the same
+ * messages (a page reaching into the window is cut at its start), then the
+ * window itself.
  */
 export function grownPages(pages: readonly ContextPage[], after: ContextView): readonly ContextPage[] {
-  const kept = pages.filter((page) => page.from + page.messages.length <= after.messagesFrom);
+  const start = after.messagesFrom;
+  const kept: ContextPage[] = [];
+  for (const page of pages) {
+    if (page.from + page.messages.length <= start) kept.push(page);
+    else if (page.from < start) kept.push(pageCutAt(page, start, after.llmSkipped ?? []));
+  }
   return [...kept, pageOfView(after)];
+}
+
+/** `page` without its messages from `end` on, and their model's form and cut texts. */
+function pageCutAt(page: ContextPage, end: number, llmSkipped: readonly number[]): ContextPage {
+  const messages = page.messages.slice(0, end - page.from);
+  const llmEnd = llmIndexOf(llmSkipped, end);
+  const llm = page.llm ? page.llm.slice(0, llmEnd - llmIndexOf(llmSkipped, page.from)) : null;
+  const cut: ContextPage = { from: page.from, messages, llm };
+  const cuts = page.cuts?.filter((each) => Number(each.path[1]) < (each.path[0] === "llm" ? llmEnd : end));
+  if (cuts && cuts.length > 0) cut.cuts = cuts;
+  return cut;
 }
 
 /** Pages sorted by `from`, none overlapping another: `page` added (a page overlapping one held is ignored). */

@@ -185,8 +185,12 @@ describe("a long context in the preview", () => {
     expect(explorer.preview().dataset.messageCount).toBe("402");
     expect(list.scrollTop).toBe(0);
     expect(list.querySelector('[data-entry-id="u0"]')).not.toBeNull();
-    // The page read stays held: the new window (the last 50) replaced only the one it overlaps.
-    expect(context().pages.map((page) => page.from)).toEqual([0, 352]);
+    // The page read stays held, and the old window up to the new one (the last 50).
+    expect(context().pages.map((page) => [page.from, page.messages.length])).toEqual([
+      [0, 50],
+      [350, 2],
+      [352, 50],
+    ]);
     expect(list.querySelector("[data-loading]")).toBeNull();
     const asked = explorer.client.calls.filter((call) => call.name === "session.contextPage").length;
 
