@@ -179,12 +179,18 @@ for (const [kind, file, idOfFollowed] of [
     expect(await shownInList(page, idOfFollowed(0))).toBe(true);
     await expect(preview(page).locator("[data-loading]")).toHaveCount(0);
 
-    // From the end, it follows the end.
-    await page.keyboard.press("End");
+    // The list says what came below; its button goes there.
+    const below = preview(page).getByRole("button", { name: "↓ 2 new messages" });
+    await expect(below).toBeVisible();
+    await below.click();
     await expect.poll(() => shownInList(page, idOfFollowed(count + 1))).toBe(true);
+    await expect(preview(page).getByRole("button", { name: /new message/ })).toHaveCount(0);
+
+    // From the end, it follows the end, with nothing to say.
     appendChain(file, title, idOfFollowed, count + 2, count + 4);
     await expectPreviewOf(page, idOfFollowed(count + 3));
     await expect.poll(() => shownInList(page, idOfFollowed(count + 3))).toBe(true);
     expect(await shownInList(page, idOfFollowed(0))).toBe(false);
+    await expect(preview(page).getByRole("button", { name: /new message/ })).toHaveCount(0);
   });
 }

@@ -193,16 +193,23 @@ describe("a long context in the preview", () => {
     ]);
     expect(list.querySelector("[data-loading]")).toBeNull();
     const asked = explorer.client.calls.filter((call) => call.name === "session.contextPage").length;
+    // The list says what came below, and takes the user there.
+    const below = screen.getByRole("button", { name: "↓ 2 new messages" });
+    fireEvent.click(below);
+    act(() => {
+      fireEvent.scroll(list);
+    });
+    await waitFor(() => expect(list.querySelector('[data-entry-id="a200"]')).not.toBeNull());
+    expect(screen.queryByRole("button", { name: /new message/ })).toBeNull();
 
     // At the end, the list follows the context as it grows.
-    press("End");
-    await waitFor(() => expect(list.querySelector('[data-entry-id="a200"]')).not.toBeNull());
     act(() => {
       explorer.client.append("long", turn(201));
     });
     await explorer.waitForContext("a201");
     await waitFor(() => expect(list.querySelector('[data-entry-id="a201"]')).not.toBeNull());
     expect(list.querySelector('[data-entry-id="u0"]')).toBeNull();
+    expect(screen.queryByRole("button", { name: /new message/ })).toBeNull();
     expect(explorer.client.calls.filter((call) => call.name === "session.contextPage").length).toBe(asked);
 
     // Another entry's context is a new view: it opens at its end, from its own window.

@@ -22,11 +22,11 @@ import {
 import { screenErrors } from "../../../shared/error-texts.ts";
 import type { ContextView } from "../../../shared/ipc/contract.ts";
 import { rowCount } from "../../../shared/ipc/context-pages.ts";
-import { grownFrom } from "../../../shared/ipc/context-reading.ts";
 import { useContextPreview, useController, useSession } from "../state/hooks.tsx";
 import { ContextHeader } from "./context-header.tsx";
 import { MessageView, type ShownWhole, ShownWholeContext } from "./message-view.tsx";
 import { ContextCuts } from "./cut-texts.tsx";
+import { END_SLACK_PX, NewBelow, useListGrowth } from "./list-growth.tsx";
 import { heldItems, type PreviewItem, previewItem } from "./preview-items.ts";
 import { useShownRows } from "./shown-rows.ts";
 import { localFigure } from "../text/figures.ts";
@@ -137,22 +137,6 @@ function PreviewScroll({
   );
 }
 
-/**
- * Runs `open` (in a layout effect) for each `view` but one grown at its end
- * from the view drawn before (a followed leaf's: `grownFrom`). A new context
- * opens at its end, where the selected entry's own message is; a grown one
- * leaves the list where the user has it, following its end only from there.
- */
-function useOpenEachNewView(view: ContextView, open: () => void): void {
-  const drawn = useRef<ContextView | null>(null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per view, with that render's `open`
-  useLayoutEffect(() => {
-    const before = drawn.current;
-    drawn.current = view;
-    if (before === null || !grownFrom(before, view)) open();
-  }, [view]);
-}
-
 function PlainList({
   view,
   items,
@@ -163,19 +147,12 @@ function PlainList({
   onReveal: (id: string) => void;
 }) {
   const scrollRef = useRef<HTMLElement>(null);
-  // Whether the list shows its end, as the user last left it: a context grown then follows its end.
-  const atEnd = useRef(true);
-  useOpenEachNewView(view, () => {
-    atEnd.current = true;
-  });
+  const { atEnd, below, onScroll } = useListGrowth(view, items.length, scrollRef, () => undefined);
+  // A new context opens at its end; a grown one follows it only from there.
   useLayoutEffect(() => {
     const element = scrollRef.current;
     if (element && items.length > 0 && atEnd.current) element.scrollTop = element.scrollHeight;
-  }, [items]);
-  const onScroll = useCallback(() => {
-    const element = scrollRef.current;
-    if (element) atEnd.current = element.scrollTop + element.clientHeight >= element.scrollHeight - 1;
-  }, []);
+  }, [items, atEnd]);
   const scroller = useMemo<Scroller>(
     () => ({
       toStart: () => scrollRef.current?.scrollTo({ top: 0 }),
@@ -196,6 +173,7 @@ function PlainList({
           onReveal={onReveal}
         />
       ))}
+      <NewBelow count={below} toEnd={scroller.toEnd} />
     </PreviewScroll>
   );
 }
@@ -284,10 +262,11 @@ function VirtualList({
     // A context grown at its end (a followed leaf's) keeps the list where it is: at its end, it follows.
     anchorTo: "end",
     followOnAppend: true,
+    scrollEndThreshold: END_SLACK_PX,
   });
   const { startOpening, endOpening } = useShownRows(virtualizer, view, count, onRows);
   // Its pages arriving do not move it.
-  useOpenEachNewView(view, () => {
+  const { below, onScroll } = useListGrowth(view, count, scrollRef, () => {
     startOpening();
     if (count > 0) virtualizer.scrollToIndex(count - 1, { align: "end" });
   });
@@ -310,7 +289,7 @@ function VirtualList({
   );
   const rows = virtualizer.getVirtualItems();
   return (
-    <PreviewScroll scrollRef={scrollRef} scroller={scroller}>
+    <PreviewScroll scrollRef={scrollRef} scroller={scroller} onScroll={onScroll}>
       <div className="virtual-space" style={{ height: virtualizer.getTotalSize() }}>
         {rows.map((row) => {
           const item = itemAt(row.index);
@@ -337,6 +316,7 @@ function VirtualList({
           );
         })}
       </div>
+      <NewBelow count={below} toEnd={scroller.toEnd} />
     </PreviewScroll>
   );
 }
