@@ -8,11 +8,10 @@
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { piSessionFolderName } from "../app/library/pi-folders.ts";
 import { CONTEXT_ANSWER_BUDGET_BYTES } from "../shared/ipc/contract.ts";
 import { expectPreviewOf, openApp, openSession, preview, previewItems } from "./support/app.ts";
-import type { PageGlobals } from "./support/page-globals.ts";
 import { type RunningServe, startServe } from "./support/serve.ts";
 
 const CWD = "/home/demo/long-chain";
@@ -144,18 +143,6 @@ function appendChain(file: string, title: string, idOf: (i: number) => string, f
     appendFileSync(join(folder, file), `${JSON.stringify(chainEntry(title, i, idOf))}\n`);
 }
 
-/** Whether the message of `entryId` is drawn within the list's visible box. */
-async function shownInList(page: Page, entryId: string): Promise<boolean> {
-  return page.evaluate((id) => {
-    const { document } = globalThis as unknown as PageGlobals;
-    const list = document.querySelector('[aria-label="Context messages"]');
-    const row = list?.querySelector(`article.message[data-entry-id="${id}"]`);
-    if (!list || !row) return false;
-    const [outer, inner] = [list.getBoundingClientRect(), row.getBoundingClientRect()];
-    return inner.bottom > outer.top && inner.top < outer.bottom;
-  }, entryId);
-}
-
 for (const [kind, file, idOfFollowed] of [
   ["long", "followed.jsonl", followIdOf],
   ["short", "short.jsonl", shortIdOf],
@@ -167,30 +154,31 @@ for (const [kind, file, idOfFollowed] of [
     await openApp(page, serve.url);
     await openSession(page, `${title} 1.`, idOfFollowed(count - 1));
     const list = page.getByRole("region", { name: "Context messages" });
+    // In view: within the list's visible box, which clips the rows scrolled out of it.
+    const message = (i: number) => list.locator(`article.message[data-entry-id="${idOfFollowed(i)}"]`);
     await list.focus();
     await page.keyboard.press("Home");
-    await expect(preview(page).locator(`article.message[data-entry-id="${idOfFollowed(0)}"]`)).toBeVisible();
-    await expect.poll(() => shownInList(page, idOfFollowed(0))).toBe(true);
+    await expect(message(0)).toBeInViewport();
 
     // Pi answers: the preview follows the new leaf, and the first message stays in view, its page held.
     appendChain(file, title, idOfFollowed, count, count + 2);
     await expectPreviewOf(page, idOfFollowed(count + 1));
     await expect(preview(page)).toHaveAttribute("data-message-count", String(count + 2));
-    expect(await shownInList(page, idOfFollowed(0))).toBe(true);
+    await expect(message(0)).toBeInViewport();
     await expect(preview(page).locator("[data-loading]")).toHaveCount(0);
 
     // The list says what came below; its button goes there.
     const below = preview(page).getByRole("button", { name: "↓ 2 new messages" });
     await expect(below).toBeVisible();
     await below.click();
-    await expect.poll(() => shownInList(page, idOfFollowed(count + 1))).toBe(true);
+    await expect(message(count + 1)).toBeInViewport();
     await expect(preview(page).getByRole("button", { name: /new message/ })).toHaveCount(0);
 
     // From the end, it follows the end, with nothing to say.
     appendChain(file, title, idOfFollowed, count + 2, count + 4);
     await expectPreviewOf(page, idOfFollowed(count + 3));
-    await expect.poll(() => shownInList(page, idOfFollowed(count + 3))).toBe(true);
-    expect(await shownInList(page, idOfFollowed(0))).toBe(false);
+    await expect(message(count + 3)).toBeInViewport();
+    await expect(message(0)).not.toBeInViewport();
     await expect(preview(page).getByRole("button", { name: /new message/ })).toHaveCount(0);
   });
 }

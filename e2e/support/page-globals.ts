@@ -23,7 +23,6 @@ export interface PageElement extends PageNode {
   append(...nodes: PageNode[]): void;
   addEventListener(type: string, listener: (event: PageEvent) => void, options?: object): void;
   blur(): void;
-  getBoundingClientRect(): { top: number; bottom: number; left: number; right: number };
 }
 
 export interface PageEvent {
