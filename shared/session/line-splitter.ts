@@ -33,7 +33,12 @@ export class LineSplitter {
     return this.pendingLength;
   }
 
-  /** Feeds a chunk; calls `onLine` for every line it completes. The chunk may be reused afterwards. */
+  /**
+   * Feeds a chunk; calls `onLine` for every line it completes. The chunk may be
+   * reused afterwards. Lines are always plain `Uint8Array`s, even of a Node
+   * `Buffer` chunk, whose own `indexOf` (memchr, several times a plain array's)
+   * finds the newlines: the readers of large files pass one.
+   */
   push(chunk: Uint8Array, onLine: (line: RawLine) => void): void {
     let start = 0;
     for (;;) {
@@ -46,15 +51,15 @@ export class LineSplitter {
         this.pending = [];
         this.pendingLength = 0;
       } else {
-        bytes = chunk.subarray(start, newline);
+        // A view made by the plain constructor (a Buffer's `subarray` is a Buffer): the scanner sees one kind of array.
+        bytes = new Uint8Array(chunk.buffer, chunk.byteOffset + start, newline - start);
       }
       this.emit(bytes, true, onLine);
       start = newline + 1;
     }
     if (start < chunk.length) {
-      // Copy: the caller may reuse its buffer for the next read. (Not `slice`:
-      // on a Node Buffer that is a view, not a copy.)
-      this.pending.push(Uint8Array.prototype.slice.call(chunk, start));
+      // A plain copy: the caller may reuse its buffer for the next read.
+      this.pending.push(new Uint8Array(chunk.subarray(start)));
       this.pendingLength += chunk.length - start;
     }
   }

@@ -92,7 +92,8 @@ class Stub {}
 function skipWhitespace(i: number): number {
   while (i < end) {
     const c = bytes[i]!;
-    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) break;
+    // Every white space byte is at most 0x20: one test for the usual case, compact JSON.
+    if (c > 0x20 || (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09)) break;
     i++;
   }
   return i;
@@ -128,17 +129,21 @@ function scanObject(i: number, into: Record<string, unknown> | null, level: numb
         const start = i + 1;
         i = scanString(start);
         if (i === FAIL) return FAIL;
-        // A type repeats on every line: decoded once, like a key.
-        if (key === "type") into[key] = decodeKey(start, i - 1);
-        else if (keepsString(key, i - 1 - start)) into[key] = decodeString(start, i - 1);
-        else delete into[key];
+        // A type or role repeats on every line: decoded once, like a key.
+        if (key === "type" || key === "role") into[key] = decodeKey(start, i - 1);
+        else if (key === "parentId") into[key] = decodeParentId(start, i - 1);
+        else if (keepsString(key, i - 1 - start)) {
+          const value = decodeString(start, i - 1);
+          if (key === "id" && level === 0) lastId = value;
+          into[key] = value;
+        } else delete into[key];
       } else if (c === 0x7b && key === "message" && level === 0) {
         const message: Record<string, unknown> = {};
         i = scanObject(i, message, 1);
         // One stub per role, shared by every entry (as stub.ts keeps them).
         into[key] = messageStub(message.role);
       } else if (c === 0x7b || c === 0x5b) {
-        i = scanContainer(i);
+        i = skipValue(i);
         // A placeholder: the key exists and holds a container, its body is read later.
         into[key] = DEFERRED_VALUE;
       } else {
@@ -148,7 +153,7 @@ function scanObject(i: number, into: Record<string, unknown> | null, level: numb
         into[key] = scalarValue(start, i);
       }
     } else {
-      i = scanValue(i);
+      i = skipValue(i);
     }
     if (i === FAIL) return FAIL;
     i = skipWhitespace(i);
@@ -160,69 +165,78 @@ function scanObject(i: number, into: Record<string, unknown> | null, level: numb
   }
 }
 
-function scanValue(i: number): number {
-  const c = bytes[i]!;
-  if (c === 0x22) return scanString(i + 1);
-  if (c === 0x7b || c === 0x5b) return scanContainer(i);
-  return scanScalar(i);
-}
+/** Open containers of `skipValue`, reused across calls: 1 = object, 2 = array. */
+const OBJECT = 1;
+const ARRAY = 2;
+const openers = new Uint8Array(MAX_ENTRY_DEPTH);
 
-/** Validates a nested object or array iteratively (no recursion, so nesting depth cannot overflow). */
-/** Open containers of `scanContainer`, reused across calls: true = object, false = array. */
-const stack: boolean[] = [];
-
-function scanContainer(i: number): number {
-  stack.length = 0;
+/**
+ * Validates one value from `i` (at its first byte) and returns the index after
+ * it. One loop with its own stack of open containers (no recursion, so nesting
+ * depth cannot overflow) and no call for structure: most of a session's lines
+ * are small keys and values, where calls would cost more than the bytes.
+ */
+function skipValue(i: number): number {
+  const b = bytes;
+  const stop = end;
   // Deeper than this and the line is parsed whole, where `nesting.ts` decides (the entry and message take two levels).
   const deepest = MAX_ENTRY_DEPTH - 3;
-  // What the object expects next: a key (or `}` right after `{`), or a value.
+  let depth = 0;
   for (;;) {
-    const c = bytes[i]!;
-    if (c === 0x7b) {
-      if (stack.push(true) > deepest) return FAIL;
-      i = skipWhitespace(i + 1);
-      if (i >= end) return FAIL;
-      if (bytes[i] === 0x7d) {
-        stack.pop();
-        i += 1;
+    // At a value.
+    if (i >= stop) return FAIL;
+    const c = b[i]!;
+    if (c === 0x22) {
+      i = scanString(i + 1);
+      if (i === FAIL) return FAIL;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (depth >= deepest) return FAIL;
+      openers[depth++] = c === 0x7b ? OBJECT : ARRAY;
+      i++;
+      if (i < stop && b[i]! <= 0x20) i = skipWhitespace(i);
+      if (i >= stop) return FAIL;
+      if (b[i] === c + 2 /* } or ] */) {
+        depth--;
+        i++;
       } else {
-        i = scanKeyColon(i);
-        if (i === FAIL) return FAIL;
+        if (c === 0x7b) {
+          i = skipKeyColon(i);
+          if (i === FAIL) return FAIL;
+        }
         continue; // now at a value
       }
-    } else if (c === 0x5b) {
-      if (stack.push(false) > deepest) return FAIL;
-      i = skipWhitespace(i + 1);
-      if (i >= end) return FAIL;
-      if (bytes[i] === 0x5d) {
-        stack.pop();
-        i += 1;
-      } else {
-        continue; // now at a value
+    } else if (c >= 0x30 && c <= 0x39) {
+      // A number's common form, then the full grammar for a fraction or exponent.
+      i++;
+      if (c !== 0x30) while (i < stop && isDigit(b[i]!)) i++;
+      const next = i < stop ? b[i]! : 0;
+      if (next === 0x2e || next === 0x65 || next === 0x45) {
+        i = scanFraction(i);
+        if (i === FAIL) return FAIL;
       }
     } else {
-      i = c === 0x22 ? scanString(i + 1) : scanScalar(i);
+      i = scanScalar(i);
       if (i === FAIL) return FAIL;
     }
     // After a complete value: close containers or move to the next member.
     for (;;) {
-      if (stack.length === 0) return i;
-      i = skipWhitespace(i);
-      if (i >= end) return FAIL;
-      const d = bytes[i]!;
-      const inObject = stack[stack.length - 1]!;
+      if (depth === 0) return i;
+      if (i < stop && b[i]! <= 0x20) i = skipWhitespace(i);
+      if (i >= stop) return FAIL;
+      const d = b[i]!;
+      const opener = openers[depth - 1]!;
       if (d === 0x2c) {
-        i = skipWhitespace(i + 1);
-        if (i >= end) return FAIL;
-        if (inObject) {
-          i = scanKeyColon(i);
+        i++;
+        if (i < stop && b[i]! <= 0x20) i = skipWhitespace(i);
+        if (opener === OBJECT) {
+          i = skipKeyColon(i);
           if (i === FAIL) return FAIL;
         }
         break; // at a value
       }
-      if ((inObject && d === 0x7d) || (!inObject && d === 0x5d)) {
-        stack.pop();
-        i += 1;
+      if (d === (opener === OBJECT ? 0x7d : 0x5d)) {
+        depth--;
+        i++;
         continue;
       }
       return FAIL;
@@ -231,14 +245,14 @@ function scanContainer(i: number): number {
 }
 
 /** `i` at a key's `"`; returns the index of the value after `:` and white space. */
-function scanKeyColon(i: number): number {
-  if (bytes[i] !== 0x22) return FAIL;
+function skipKeyColon(i: number): number {
+  if (i >= end || bytes[i] !== 0x22) return FAIL;
   i = scanString(i + 1);
   if (i === FAIL) return FAIL;
+  if (i < end && bytes[i] === 0x3a) return skipWhitespace(i + 1);
   i = skipWhitespace(i);
   if (i >= end || bytes[i] !== 0x3a) return FAIL;
-  i = skipWhitespace(i + 1);
-  return i >= end ? FAIL : i;
+  return skipWhitespace(i + 1);
 }
 
 /**
@@ -278,6 +292,10 @@ function scanString(i: number): number {
   const b = bytes;
   const stop = end;
   const classes = STRING_CLASS;
+  // Short strings (most keys and values) byte by byte: cheaper than lining up the word loop.
+  const shortEnd = Math.min(i + 16, stop);
+  while (i < shortEnd && classes[b[i]!] === PLAIN) i++;
+  if (i < stop && b[i] === 0x22) return i + 1;
   for (;;) {
     // The hot loop: most bytes of a session are plain string characters.
     i = skipPlain(i);
@@ -352,6 +370,11 @@ function scanScalar(i: number): number {
   else if (isDigit(bytes[i]!) && bytes[i] !== 0x30) {
     while (i < end && isDigit(bytes[i]!)) i++;
   } else return FAIL;
+  return scanFraction(i);
+}
+
+/** The optional fraction and exponent of a number, from `i` after its integer digits. */
+function scanFraction(i: number): number {
   if (i < end && bytes[i] === 0x2e) {
     i++;
     if (i >= end || !isDigit(bytes[i]!)) return FAIL;
@@ -388,10 +411,72 @@ function scalarValue(start: number, stop: number): unknown {
  * A fresh string of ASCII bytes (never a slice of a larger string, which would
  * keep that alive), made flat in one call: built with `+=`, a string of 13 or
  * more characters is a chain of cons strings, three times the memory of the
- * text (a timestamp kept on every entry).
+ * text (a timestamp kept on every entry). Pi's ids (8 characters) and
+ * timestamps (24) are most of them: for those the bytes go to `fromCharCode`
+ * as arguments, without the subarray and spread `apply` needs (half the time).
  */
 function asciiString(start: number, stop: number): string {
-  return String.fromCharCode.apply(null, bytes.subarray(start, stop) as unknown as number[]);
+  const b = bytes;
+  const at = start;
+  const length = stop - start;
+  if (length === 8)
+    return fromCharCode(
+      b[at]!,
+      b[at + 1]!,
+      b[at + 2]!,
+      b[at + 3]!,
+      b[at + 4]!,
+      b[at + 5]!,
+      b[at + 6]!,
+      b[at + 7]!,
+    );
+  if (length === 24) {
+    return fromCharCode(
+      b[at]!,
+      b[at + 1]!,
+      b[at + 2]!,
+      b[at + 3]!,
+      b[at + 4]!,
+      b[at + 5]!,
+      b[at + 6]!,
+      b[at + 7]!,
+      b[at + 8]!,
+      b[at + 9]!,
+      b[at + 10]!,
+      b[at + 11]!,
+      b[at + 12]!,
+      b[at + 13]!,
+      b[at + 14]!,
+      b[at + 15]!,
+      b[at + 16]!,
+      b[at + 17]!,
+      b[at + 18]!,
+      b[at + 19]!,
+      b[at + 20]!,
+      b[at + 21]!,
+      b[at + 22]!,
+      b[at + 23]!,
+    );
+  }
+  return fromCharCode.apply(null, b.subarray(start, stop) as unknown as number[]);
+}
+
+const fromCharCode = String.fromCharCode;
+
+/** The id of the last entry skimmed: most entries' parent is the entry before. */
+let lastId: unknown;
+
+/** A `parentId` equal to the last entry's id is that same string (decoded once, kept once). */
+function decodeParentId(start: number, stop: number): string {
+  if (
+    typeof lastId === "string" &&
+    !stringHasEscape &&
+    !stringHasNonAscii &&
+    lastId.length === stop - start &&
+    sameAscii(lastId, start)
+  )
+    return lastId;
+  return decodeString(start, stop);
 }
 
 function isRoleKey(start: number, stop: number): boolean {
@@ -408,8 +493,19 @@ function isRoleKey(start: number, stop: number): boolean {
 /** Keys repeat on every line: decode each distinct one once. */
 const keyCache = new Map<number, string>();
 
+/** The last key decoded of each length: a line's keys mostly repeat the line before's, each its own length. */
+const lastKeyOfLength: (string | undefined)[] = new Array(25).fill(undefined);
+
 function decodeKey(start: number, stop: number): string {
   if (stringHasEscape || stringHasNonAscii || stop - start > 24) return decodeString(start, stop);
+  const last = lastKeyOfLength[stop - start];
+  if (last !== undefined && sameAscii(last, start)) return last;
+  const key = cachedKey(start, stop);
+  lastKeyOfLength[stop - start] = key;
+  return key;
+}
+
+function cachedKey(start: number, stop: number): string {
   let hash = stop - start;
   for (let k = start; k < stop; k++) hash = (Math.imul(hash, 31) + bytes[k]!) | 0;
   const cached = keyCache.get(hash);
