@@ -194,6 +194,37 @@ describe("skimLine", () => {
     expect(outcome.stub.data).toBe(DEFERRED_VALUE);
   });
 
+  it("keeps a message's last role, an escaped key included, as JSON.parse does", () => {
+    const message = (body: string) =>
+      `{"type":"message","id":"aaaa0001","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","message":${body}}`;
+    const cases = [
+      String.raw`{"role":"user","r\u006fle":"assistant"}`,
+      String.raw`{"r\u006fle":"user","content":[],"role":"toolResult"}`,
+      '{"content":"x","role":"user","role":"custom"}',
+      String.raw`{"role":"us\u0065r"}`,
+    ];
+    for (const body of cases) {
+      const line = message(body);
+      const outcome = skimLine(encoder.encode(line));
+      expect(outcome.kind, line).toBe("object");
+      if (outcome.kind !== "object") continue;
+      expect(outcome.stub.message, line).toEqual({ role: JSON.parse(body).role });
+    }
+  });
+
+  it("decodes ids and timestamps of every length alike, a parentId equal to the id before included", () => {
+    const ids = ["a", "aaaa0001", "bbbb0002", "019a70e1-3e8b-710e-a4b3-6408c0f75dc3", "é0000001"];
+    const times = ["2026-01-01T00:00:00.000Z", "2026-01-01T00:00:00Z", "2026-01-01T00:00:00.000+01:00"];
+    for (const [n, id] of ids.entries()) {
+      const parentId = n === 0 ? null : ids[n - 1];
+      const line = JSON.stringify({ type: "label", id, parentId, timestamp: times[n % times.length] });
+      const outcome = skimLine(encoder.encode(line));
+      expect(outcome.kind).toBe("object");
+      if (outcome.kind !== "object") continue;
+      expect({ ...outcome.stub }).toEqual(JSON.parse(line));
+    }
+  });
+
   it("rejects the JSON corner cases JSON.parse rejects", () => {
     const cases = [
       '{"a":01}',

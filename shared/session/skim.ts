@@ -115,7 +115,7 @@ function scanObject(i: number, into: Record<string, unknown> | null, level: numb
     const key = into
       ? level === 0
         ? decodeKey(keyStart, i - 1)
-        : isRoleKey(keyStart, i - 1)
+        : isRoleKey(keyStart, i - 1) || (stringHasEscape && decodeString(keyStart, i - 1) === "role")
           ? "role"
           : null
       : null;
