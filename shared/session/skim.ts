@@ -13,6 +13,7 @@
  */
 
 import { MAX_ENTRY_DEPTH } from "./nesting.ts";
+import { asciiString, decodeKey, decodeString, sameAscii } from "./skim-decode.ts";
 import { DEFERRED_VALUE, keepsString, messageStub } from "./stub.ts";
 
 export type SkimOutcome =
@@ -39,8 +40,6 @@ for (let c = 0; c < 0x20; c++) STRING_CLASS[c] = CONTROL;
 STRING_CLASS[0x22] = QUOTE;
 STRING_CLASS[0x5c] = BACKSLASH;
 for (let c = 0x80; c < 0x100; c++) STRING_CLASS[c] = NON_ASCII;
-
-const utf8 = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
 
 /** Scanner state, module-level to keep the hot paths free of allocation. */
 let bytes: Uint8Array = new Uint8Array(0);
@@ -114,8 +113,9 @@ function scanObject(i: number, into: Record<string, unknown> | null, level: numb
     // In the message only the role is kept (see stub.ts): other keys need not even be decoded.
     const key = into
       ? level === 0
-        ? decodeKey(keyStart, i - 1)
-        : isRoleKey(keyStart, i - 1) || (stringHasEscape && decodeString(keyStart, i - 1) === "role")
+        ? decodeKey(bytes, keyStart, i - 1, isPlain())
+        : isRoleKey(keyStart, i - 1) ||
+            (stringHasEscape && decodeString(bytes, keyStart, i - 1, isPlain()) === "role")
           ? "role"
           : null
       : null;
@@ -130,10 +130,10 @@ function scanObject(i: number, into: Record<string, unknown> | null, level: numb
         i = scanString(start);
         if (i === FAIL) return FAIL;
         // A type or role repeats on every line: decoded once, like a key.
-        if (key === "type" || key === "role") into[key] = decodeKey(start, i - 1);
+        if (key === "type" || key === "role") into[key] = decodeKey(bytes, start, i - 1, isPlain());
         else if (key === "parentId") into[key] = decodeParentId(start, i - 1);
         else if (keepsString(key, i - 1 - start)) {
-          const value = decodeString(start, i - 1);
+          const value = decodeString(bytes, start, i - 1, isPlain());
           if (key === "id" && level === 0) lastId = value;
           into[key] = value;
         } else delete into[key];
@@ -404,64 +404,8 @@ function scalarValue(start: number, stop: number): unknown {
   if (c === 0x74) return true;
   if (c === 0x66) return false;
   if (c === 0x6e) return null;
-  return Number(asciiString(start, stop));
+  return Number(asciiString(bytes, start, stop));
 }
-
-/**
- * A fresh string of ASCII bytes (never a slice of a larger string, which would
- * keep that alive), made flat in one call: built with `+=`, a string of 13 or
- * more characters is a chain of cons strings, three times the memory of the
- * text (a timestamp kept on every entry). Pi's ids (8 characters) and
- * timestamps (24) are most of them: for those the bytes go to `fromCharCode`
- * as arguments, without the subarray and spread `apply` needs (half the time).
- */
-function asciiString(start: number, stop: number): string {
-  const b = bytes;
-  const at = start;
-  const length = stop - start;
-  if (length === 8)
-    return fromCharCode(
-      b[at]!,
-      b[at + 1]!,
-      b[at + 2]!,
-      b[at + 3]!,
-      b[at + 4]!,
-      b[at + 5]!,
-      b[at + 6]!,
-      b[at + 7]!,
-    );
-  if (length === 24) {
-    return fromCharCode(
-      b[at]!,
-      b[at + 1]!,
-      b[at + 2]!,
-      b[at + 3]!,
-      b[at + 4]!,
-      b[at + 5]!,
-      b[at + 6]!,
-      b[at + 7]!,
-      b[at + 8]!,
-      b[at + 9]!,
-      b[at + 10]!,
-      b[at + 11]!,
-      b[at + 12]!,
-      b[at + 13]!,
-      b[at + 14]!,
-      b[at + 15]!,
-      b[at + 16]!,
-      b[at + 17]!,
-      b[at + 18]!,
-      b[at + 19]!,
-      b[at + 20]!,
-      b[at + 21]!,
-      b[at + 22]!,
-      b[at + 23]!,
-    );
-  }
-  return fromCharCode.apply(null, b.subarray(start, stop) as unknown as number[]);
-}
-
-const fromCharCode = String.fromCharCode;
 
 /** The id of the last entry skimmed: most entries' parent is the entry before. */
 let lastId: unknown;
@@ -473,10 +417,15 @@ function decodeParentId(start: number, stop: number): string {
     !stringHasEscape &&
     !stringHasNonAscii &&
     lastId.length === stop - start &&
-    sameAscii(lastId, start)
+    sameAscii(lastId, bytes, start)
   )
     return lastId;
-  return decodeString(start, stop);
+  return decodeString(bytes, start, stop, isPlain());
+}
+
+/** Whether the string just scanned has no escape and no byte above 0x7f. */
+function isPlain(): boolean {
+  return !stringHasEscape && !stringHasNonAscii;
 }
 
 function isRoleKey(start: number, stop: number): boolean {
@@ -488,41 +437,4 @@ function isRoleKey(start: number, stop: number): boolean {
     bytes[start + 3] === 0x65 &&
     !stringHasEscape
   );
-}
-
-/** Keys repeat on every line: decode each distinct one once. */
-const keyCache = new Map<number, string>();
-
-/** The last key decoded of each length: a line's keys mostly repeat the line before's, each its own length. */
-const lastKeyOfLength: (string | undefined)[] = new Array(25).fill(undefined);
-
-function decodeKey(start: number, stop: number): string {
-  if (stringHasEscape || stringHasNonAscii || stop - start > 24) return decodeString(start, stop);
-  const last = lastKeyOfLength[stop - start];
-  if (last !== undefined && sameAscii(last, start)) return last;
-  const key = cachedKey(start, stop);
-  lastKeyOfLength[stop - start] = key;
-  return key;
-}
-
-function cachedKey(start: number, stop: number): string {
-  let hash = stop - start;
-  for (let k = start; k < stop; k++) hash = (Math.imul(hash, 31) + bytes[k]!) | 0;
-  const cached = keyCache.get(hash);
-  if (cached !== undefined && cached.length === stop - start && sameAscii(cached, start)) return cached;
-  const key = asciiString(start, stop);
-  if (keyCache.size < 4096) keyCache.set(hash, key);
-  return key;
-}
-
-function sameAscii(text: string, start: number): boolean {
-  for (let k = 0; k < text.length; k++) if (text.charCodeAt(k) !== bytes[start + k]) return false;
-  return true;
-}
-
-/** Decodes the string between `start` and `stop` (exclusive, quotes excluded) as `JSON.parse` would. */
-function decodeString(start: number, stop: number): string {
-  if (!stringHasEscape && !stringHasNonAscii && stop - start <= 32) return asciiString(start, stop);
-  const text = utf8.decode(bytes.subarray(start, stop));
-  return stringHasEscape ? (JSON.parse(`"${text}"`) as string) : text;
 }

@@ -1,0 +1,103 @@
+/**
+ * Decoding the few strings a skim keeps (`skim.ts`): ids, timestamps, types
+ * and keys, which repeat or have fixed lengths. `plain`: the string has no
+ * escape and no byte above 0x7f (the scanner knows as it scans).
+ */
+
+const utf8 = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+const fromCharCode = String.fromCharCode;
+
+/**
+ * A fresh string of ASCII bytes (never a slice of a larger string, which would
+ * keep that alive), made flat in one call: built with `+=`, a string of 13 or
+ * more characters is a chain of cons strings, three times the memory of the
+ * text (a timestamp kept on every entry). Pi's ids (8 characters) and
+ * timestamps (24) are most of them: for those the bytes go to `fromCharCode`
+ * as arguments, without the subarray and spread `apply` needs (half the time).
+ */
+export function asciiString(bytes: Uint8Array, start: number, stop: number): string {
+  const b = bytes;
+  const at = start;
+  const length = stop - start;
+  if (length === 8)
+    return fromCharCode(
+      b[at]!,
+      b[at + 1]!,
+      b[at + 2]!,
+      b[at + 3]!,
+      b[at + 4]!,
+      b[at + 5]!,
+      b[at + 6]!,
+      b[at + 7]!,
+    );
+  if (length === 24) {
+    return fromCharCode(
+      b[at]!,
+      b[at + 1]!,
+      b[at + 2]!,
+      b[at + 3]!,
+      b[at + 4]!,
+      b[at + 5]!,
+      b[at + 6]!,
+      b[at + 7]!,
+      b[at + 8]!,
+      b[at + 9]!,
+      b[at + 10]!,
+      b[at + 11]!,
+      b[at + 12]!,
+      b[at + 13]!,
+      b[at + 14]!,
+      b[at + 15]!,
+      b[at + 16]!,
+      b[at + 17]!,
+      b[at + 18]!,
+      b[at + 19]!,
+      b[at + 20]!,
+      b[at + 21]!,
+      b[at + 22]!,
+      b[at + 23]!,
+    );
+  }
+  return fromCharCode.apply(null, b.subarray(start, stop) as unknown as number[]);
+}
+
+/** Keys repeat on every line: decode each distinct one once. */
+const keyCache = new Map<number, string>();
+
+/** The last key decoded of each length: a line's keys mostly repeat the line before's, each its own length. */
+const lastKeyOfLength: (string | undefined)[] = new Array(25).fill(undefined);
+
+/** A key (or a value that repeats as keys do, such as a type): the same string each time. */
+export function decodeKey(bytes: Uint8Array, start: number, stop: number, plain: boolean): string {
+  if (!plain || stop - start > 24) return decodeString(bytes, start, stop, plain);
+  const last = lastKeyOfLength[stop - start];
+  if (last !== undefined && sameAscii(last, bytes, start)) return last;
+  const key = cachedKey(bytes, start, stop);
+  lastKeyOfLength[stop - start] = key;
+  return key;
+}
+
+function cachedKey(bytes: Uint8Array, start: number, stop: number): string {
+  let hash = stop - start;
+  for (let k = start; k < stop; k++) hash = (Math.imul(hash, 31) + bytes[k]!) | 0;
+  const cached = keyCache.get(hash);
+  if (cached !== undefined && cached.length === stop - start && sameAscii(cached, bytes, start))
+    return cached;
+  const key = asciiString(bytes, start, stop);
+  if (keyCache.size < 4096) keyCache.set(hash, key);
+  return key;
+}
+
+/** Whether `text` (ASCII) is the bytes from `start`. */
+export function sameAscii(text: string, bytes: Uint8Array, start: number): boolean {
+  for (let k = 0; k < text.length; k++) if (text.charCodeAt(k) !== bytes[start + k]) return false;
+  return true;
+}
+
+/** Decodes the string between `start` and `stop` (exclusive, quotes excluded) as `JSON.parse` would. */
+export function decodeString(bytes: Uint8Array, start: number, stop: number, plain: boolean): string {
+  if (plain && stop - start <= 32) return asciiString(bytes, start, stop);
+  const text = utf8.decode(bytes.subarray(start, stop));
+  // Escapes are the only backslashes in a scanned string.
+  return text.includes("\\") ? (JSON.parse(`"${text}"`) as string) : text;
+}
