@@ -19,43 +19,14 @@ export function asciiString(bytes: Uint8Array, start: number, stop: number): str
   const b = bytes;
   const at = start;
   const length = stop - start;
-  if (length === 8)
-    return fromCharCode(
-      b[at]!,
-      b[at + 1]!,
-      b[at + 2]!,
-      b[at + 3]!,
-      b[at + 4]!,
-      b[at + 5]!,
-      b[at + 6]!,
-      b[at + 7]!,
-    );
+  // biome-ignore format: the bytes in rows of eight read better than one to a line
+  if (length === 8) return fromCharCode(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!, b[at + 4]!, b[at + 5]!, b[at + 6]!, b[at + 7]!);
   if (length === 24) {
+    // biome-ignore format: the bytes in rows of eight read better than one to a line
     return fromCharCode(
-      b[at]!,
-      b[at + 1]!,
-      b[at + 2]!,
-      b[at + 3]!,
-      b[at + 4]!,
-      b[at + 5]!,
-      b[at + 6]!,
-      b[at + 7]!,
-      b[at + 8]!,
-      b[at + 9]!,
-      b[at + 10]!,
-      b[at + 11]!,
-      b[at + 12]!,
-      b[at + 13]!,
-      b[at + 14]!,
-      b[at + 15]!,
-      b[at + 16]!,
-      b[at + 17]!,
-      b[at + 18]!,
-      b[at + 19]!,
-      b[at + 20]!,
-      b[at + 21]!,
-      b[at + 22]!,
-      b[at + 23]!,
+      b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!, b[at + 4]!, b[at + 5]!, b[at + 6]!, b[at + 7]!,
+      b[at + 8]!, b[at + 9]!, b[at + 10]!, b[at + 11]!, b[at + 12]!, b[at + 13]!, b[at + 14]!, b[at + 15]!,
+      b[at + 16]!, b[at + 17]!, b[at + 18]!, b[at + 19]!, b[at + 20]!, b[at + 21]!, b[at + 22]!, b[at + 23]!,
     );
   }
   return fromCharCode.apply(null, b.subarray(start, stop) as unknown as number[]);
