@@ -191,7 +191,7 @@ export class SessionParser {
 
   /** Structure mode: keeps a stub of a valid entry line without building its value. */
   private skim(bytes: Uint8Array, raw: RawLine): boolean {
-    const outcome = skimLine(bytes);
+    const outcome = skimLine(bytes, this.previousId);
     if (outcome.kind === "blank") return true;
     if (outcome.kind !== "object" || outcome.stub.type === "session") return false;
     if (outcome.invalidUtf8) this.result.problems.push(invalidUtf8Problem(raw.lineNumber));

@@ -1,7 +1,8 @@
 /**
  * Decoding the few strings a skim keeps (`skim.ts`): ids, timestamps, types
- * and keys, which repeat or have fixed lengths. `plain`: the string has no
- * escape and no byte above 0x7f (the scanner knows as it scans).
+ * and keys, which repeat or have fixed lengths. `escaped` and `nonAscii`:
+ * whether the string holds an escape or a byte above 0x7f, as the scanner
+ * saw while scanning it.
  */
 
 const utf8 = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
@@ -39,8 +40,14 @@ const keyCache = new Map<number, string>();
 const lastKeyOfLength: (string | undefined)[] = new Array(25).fill(undefined);
 
 /** A key (or a value that repeats as keys do, such as a type): the same string each time. */
-export function decodeKey(bytes: Uint8Array, start: number, stop: number, plain: boolean): string {
-  if (!plain || stop - start > 24) return decodeString(bytes, start, stop, plain);
+export function decodeKey(
+  bytes: Uint8Array,
+  start: number,
+  stop: number,
+  escaped: boolean,
+  nonAscii: boolean,
+): string {
+  if (escaped || nonAscii || stop - start > 24) return decodeString(bytes, start, stop, escaped, nonAscii);
   const last = lastKeyOfLength[stop - start];
   if (last !== undefined && sameAscii(last, bytes, start)) return last;
   const key = cachedKey(bytes, start, stop);
@@ -66,9 +73,14 @@ export function sameAscii(text: string, bytes: Uint8Array, start: number): boole
 }
 
 /** Decodes the string between `start` and `stop` (exclusive, quotes excluded) as `JSON.parse` would. */
-export function decodeString(bytes: Uint8Array, start: number, stop: number, plain: boolean): string {
-  if (plain && stop - start <= 32) return asciiString(bytes, start, stop);
+export function decodeString(
+  bytes: Uint8Array,
+  start: number,
+  stop: number,
+  escaped: boolean,
+  nonAscii: boolean,
+): string {
+  if (!escaped && !nonAscii && stop - start <= 32) return asciiString(bytes, start, stop);
   const text = utf8.decode(bytes.subarray(start, stop));
-  // Escapes are the only backslashes in a scanned string.
-  return text.includes("\\") ? (JSON.parse(`"${text}"`) as string) : text;
+  return escaped ? (JSON.parse(`"${text}"`) as string) : text;
 }

@@ -218,7 +218,7 @@ describe("skimLine", () => {
     for (const [n, id] of ids.entries()) {
       const parentId = n === 0 ? null : ids[n - 1];
       const line = JSON.stringify({ type: "label", id, parentId, timestamp: times[n % times.length] });
-      const outcome = skimLine(encoder.encode(line));
+      const outcome = skimLine(encoder.encode(line), parentId);
       expect(outcome.kind).toBe("object");
       if (outcome.kind !== "object") continue;
       expect({ ...outcome.stub }).toEqual(JSON.parse(line));

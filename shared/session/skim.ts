@@ -54,14 +54,17 @@ let base = 0;
 let stringHasEscape = false;
 let stringHasNonAscii = false;
 let lineHasInvalidUtf8 = false;
+let previousId: unknown;
 
 const FAIL = -1;
 
 /**
  * Skims one line. Bytes outside strings must be JSON; inside strings any
- * byte sequence is accepted, invalid UTF-8 being noted.
+ * byte sequence is accepted, invalid UTF-8 being noted. `previous`: the id
+ * of the entry before, which most entries name as their parent.
  */
-export function skimLine(input: Uint8Array): SkimOutcome {
+export function skimLine(input: Uint8Array, previous?: unknown): SkimOutcome {
+  previousId = previous;
   bytes = input;
   end = input.length;
   lineHasInvalidUtf8 = false;
@@ -113,9 +116,10 @@ function scanObject(i: number, into: Record<string, unknown> | null, level: numb
     // In the message only the role is kept (see stub.ts): other keys need not even be decoded.
     const key = into
       ? level === 0
-        ? decodeKey(bytes, keyStart, i - 1, isPlain())
+        ? decodeKey(bytes, keyStart, i - 1, stringHasEscape, stringHasNonAscii)
         : isRoleKey(keyStart, i - 1) ||
-            (stringHasEscape && decodeString(bytes, keyStart, i - 1, isPlain()) === "role")
+            (stringHasEscape &&
+              decodeString(bytes, keyStart, i - 1, stringHasEscape, stringHasNonAscii) === "role")
           ? "role"
           : null
       : null;
@@ -130,13 +134,12 @@ function scanObject(i: number, into: Record<string, unknown> | null, level: numb
         i = scanString(start);
         if (i === FAIL) return FAIL;
         // A type or role repeats on every line: decoded once, like a key.
-        if (key === "type" || key === "role") into[key] = decodeKey(bytes, start, i - 1, isPlain());
+        if (key === "type" || key === "role")
+          into[key] = decodeKey(bytes, start, i - 1, stringHasEscape, stringHasNonAscii);
         else if (key === "parentId") into[key] = decodeParentId(start, i - 1);
-        else if (keepsString(key, i - 1 - start)) {
-          const value = decodeString(bytes, start, i - 1, isPlain());
-          if (key === "id" && level === 0) lastId = value;
-          into[key] = value;
-        } else delete into[key];
+        else if (keepsString(key, i - 1 - start))
+          into[key] = decodeString(bytes, start, i - 1, stringHasEscape, stringHasNonAscii);
+        else delete into[key];
       } else if (c === 0x7b && key === "message" && level === 0) {
         const message: Record<string, unknown> = {};
         i = scanObject(i, message, 1);
@@ -407,25 +410,17 @@ function scalarValue(start: number, stop: number): unknown {
   return Number(asciiString(bytes, start, stop));
 }
 
-/** The id of the last entry skimmed: most entries' parent is the entry before. */
-let lastId: unknown;
-
-/** A `parentId` equal to the last entry's id is that same string (decoded once, kept once). */
+/** A `parentId` equal to `skimLine`'s `previous` id is that same string: decoded once, kept once. */
 function decodeParentId(start: number, stop: number): string {
   if (
-    typeof lastId === "string" &&
+    typeof previousId === "string" &&
     !stringHasEscape &&
     !stringHasNonAscii &&
-    lastId.length === stop - start &&
-    sameAscii(lastId, bytes, start)
+    previousId.length === stop - start &&
+    sameAscii(previousId, bytes, start)
   )
-    return lastId;
-  return decodeString(bytes, start, stop, isPlain());
-}
-
-/** Whether the string just scanned has no escape and no byte above 0x7f. */
-function isPlain(): boolean {
-  return !stringHasEscape && !stringHasNonAscii;
+    return previousId;
+  return decodeString(bytes, start, stop, stringHasEscape, stringHasNonAscii);
 }
 
 function isRoleKey(start: number, stop: number): boolean {
