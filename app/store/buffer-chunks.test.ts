@@ -1,28 +1,41 @@
 /**
  * The readers of large files hand the line splitter Node Buffers (for their
- * fast `indexOf`); the lines must still be plain `Uint8Array`s (the skim's
- * loops see one kind of array), and a line cut across two reads must survive
- * the reader reusing its buffer.
+ * fast `indexOf`); the lines must still come as ranges of plain `Uint8Array`s
+ * (the skim's loops see one kind of array), and a line cut across two reads
+ * must survive the reader reusing its buffer.
  */
 
 import { describe, expect, it } from "vitest";
-import { LineSplitter, type RawLine } from "../../shared/session/line-splitter.ts";
+import { type LineHandler, LineSplitter } from "../../shared/session/line-splitter.ts";
 
-function splitAll(text: string, chunkSize: number, asBuffer: boolean): RawLine[] {
+interface SplitLine {
+  bytes: Uint8Array;
+  lineNumber: number;
+  offset: number;
+  terminated: boolean;
+}
+
+function splitAll(text: string, chunkSize: number, asBuffer: boolean): SplitLine[] {
   const bytes = new TextEncoder().encode(text);
   const splitter = new LineSplitter();
-  const lines: RawLine[] = [];
-  const onLine = (line: RawLine) => lines.push({ ...line, bytes: line.bytes.slice() });
+  const lines: SplitLine[] = [];
   const seen: Uint8Array[] = [];
+  // A copy of each line as it is handed over: the bytes are valid during the call only.
+  const onLine: LineHandler = (line, start, end, terminated) => {
+    seen.push(line);
+    lines.push({
+      bytes: line.slice(start, end),
+      lineNumber: splitter.lineNumber,
+      offset: splitter.lineOffset,
+      terminated,
+    });
+  };
   // One buffer, reused for every read, as the readers do.
   const buffer = asBuffer ? Buffer.allocUnsafeSlow(chunkSize) : new Uint8Array(chunkSize);
   for (let at = 0; at < bytes.length; at += chunkSize) {
     const piece = bytes.subarray(at, at + chunkSize);
     buffer.set(piece);
-    splitter.push(buffer.subarray(0, piece.length), (line) => {
-      seen.push(line.bytes);
-      onLine(line);
-    });
+    splitter.push(buffer.subarray(0, piece.length), onLine);
     buffer.fill(0x21); // what the next read would overwrite
   }
   splitter.end(onLine);

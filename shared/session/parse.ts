@@ -9,11 +9,11 @@
  * and builds the tree (tree-links.ts).
  */
 
-import { LineSplitter, type RawLine } from "./line-splitter.ts";
+import { LineSplitter } from "./line-splitter.ts";
 import { boundEntryDepth, NESTING_TEXT } from "./nesting.ts";
 import { HEADER_PROBLEM_TEXT, type Problem, problem } from "./problems.ts";
 import { RecordTable } from "./record-table.ts";
-import { skimLine } from "./skim.ts";
+import { skimLine, skimmedInvalidUtf8 } from "./skim.ts";
 import { stubOf } from "./stub.ts";
 import { entryFacts } from "./facts.ts";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./types.ts";
@@ -60,6 +60,15 @@ export interface ParsedSession {
   trailingNonEntryLine: number | null;
 }
 
+/** Where a line parsed whole was (made only off the skim's path). */
+interface LineAt {
+  lineNumber: number;
+  offset: number;
+  /** Bytes of the whole line, without its `\n`. */
+  byteLength: number;
+  terminated: boolean;
+}
+
 const strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const lenientDecoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
 
@@ -68,7 +77,8 @@ export class SessionParser {
   private readonly splitter: LineSplitter;
   private readonly result: ParsedSession;
   private piIndex = 0;
-  private readonly onLine = (line: RawLine) => this.readLine(line);
+  private readonly onLine = (bytes: Uint8Array, start: number, end: number, terminated: boolean) =>
+    this.readLine(bytes, start, end, terminated);
 
   private readonly mode: ParseMode;
   private readonly eagerLineMaxBytes: number;
@@ -144,12 +154,15 @@ export class SessionParser {
     return this.result;
   }
 
-  private readLine(raw: RawLine): void {
-    const { lineNumber } = raw;
+  /** One line: `bytes[start, end)`, valid during the call only (see `LineHandler`). */
+  private readLine(bytes: Uint8Array, start: number, end: number, terminated: boolean): void {
+    const lineNumber = this.splitter.lineNumber;
+    const offset = this.splitter.lineOffset;
+    // The record's byte range is the whole line's, a byte order mark included.
+    const byteLength = end - start;
     this.result.lineCount = lineNumber;
-    let bytes = raw.bytes;
-    if (lineNumber === 1 && raw.offset === 0 && hasBom(bytes)) {
-      bytes = bytes.subarray(3);
+    if (lineNumber === 1 && offset === 0 && hasBom(bytes, start, end)) {
+      start += 3;
       this.result.problems.push(
         problem(
           "bom",
@@ -158,51 +171,59 @@ export class SessionParser {
         ),
       );
     }
-    if (!raw.terminated) {
-      this.result.unterminatedLastLine = { line: lineNumber, offset: raw.offset, parsed: false };
+    if (!terminated) {
+      this.result.unterminatedLastLine = { line: lineNumber, offset, parsed: false };
     }
-    if (bytes.length > MAX_DECODABLE_LINE_BYTES) {
+    if (end - start > MAX_DECODABLE_LINE_BYTES) {
       this.result.problems.push(
         problem(
           "line-too-long",
           lineNumber,
-          `The line is ${bytes.length} bytes long, more than a JavaScript string can hold; it was skipped.`,
+          `The line is ${end - start} bytes long, more than a JavaScript string can hold; it was skipped.`,
         ),
       );
       return;
     }
     if (
       this.defersBodies() &&
-      (this.mode === "structure" || bytes.length > this.eagerLineMaxBytes) &&
-      this.skim(bytes, raw)
+      (this.mode === "structure" || end - start > this.eagerLineMaxBytes) &&
+      this.skim(bytes, start, end, byteLength, terminated)
     ) {
       return;
     }
+    const lineBytes = bytes.subarray(start, end);
     let text: string;
     try {
-      text = strictDecoder.decode(bytes);
+      text = strictDecoder.decode(lineBytes);
     } catch {
-      text = lenientDecoder.decode(bytes);
+      text = lenientDecoder.decode(lineBytes);
       this.result.problems.push(invalidUtf8Problem(lineNumber));
     }
     if (isBlank(text)) return;
-    this.readText(text, raw);
+    this.readText(text, { lineNumber, offset, byteLength, terminated });
   }
 
   /** Structure mode: keeps a stub of a valid entry line without building its value. */
-  private skim(bytes: Uint8Array, raw: RawLine): boolean {
-    const outcome = skimLine(bytes, this.previousId);
-    if (outcome.kind === "blank") return true;
-    if (outcome.kind !== "object" || outcome.stub.type === "session") return false;
-    if (outcome.invalidUtf8) this.result.problems.push(invalidUtf8Problem(raw.lineNumber));
+  private skim(
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+    byteLength: number,
+    terminated: boolean,
+  ): boolean {
+    const stub = skimLine(bytes, this.previousId, start, end);
+    if (stub === "blank") return true;
+    if (stub === "other" || stub.type === "session") return false;
+    const lineNumber = this.splitter.lineNumber;
+    if (skimmedInvalidUtf8()) this.result.problems.push(invalidUtf8Problem(lineNumber));
     this.result.trailingNonEntryLine = null;
-    if (!raw.terminated && this.result.unterminatedLastLine) this.result.unterminatedLastLine.parsed = true;
-    this.shareParentId(outcome.stub);
+    if (!terminated && this.result.unterminatedLastLine) this.result.unterminatedLastLine.parsed = true;
+    this.shareParentId(stub);
     this.result.records.push(
-      outcome.stub,
-      raw.lineNumber,
-      raw.offset,
-      raw.bytes.length,
+      stub,
+      lineNumber,
+      this.splitter.lineOffset,
+      byteLength,
       this.piIndex++,
       true,
       undefined,
@@ -210,14 +231,14 @@ export class SessionParser {
     return true;
   }
 
-  private readText(text: string, raw: RawLine): void {
-    const lineNumber = raw.lineNumber;
+  private readText(text: string, line: LineAt): void {
+    const lineNumber = line.lineNumber;
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      const hint = raw.terminated
+      const hint = line.terminated
         ? ""
         : " It is the last line and has no newline: it may still be being written.";
       this.result.problems.push(
@@ -242,7 +263,7 @@ export class SessionParser {
       );
       return;
     }
-    if (!raw.terminated && this.result.unterminatedLastLine) this.result.unterminatedLastLine.parsed = true;
+    if (!line.terminated && this.result.unterminatedLastLine) this.result.unterminatedLastLine.parsed = true;
     const object = this.bounded(value as Record<string, unknown>, text.length, lineNumber);
     if (object.type === "session") {
       this.readHeader(object, lineNumber);
@@ -261,7 +282,7 @@ export class SessionParser {
         ? entryFacts(object as SessionEntry)
         : undefined;
     const kept = deferred ? this.shareParentId(stubOf(object)) : object;
-    this.result.records.push(kept, lineNumber, raw.offset, raw.bytes.length, piIndex, deferred, facts);
+    this.result.records.push(kept, lineNumber, line.offset, line.byteLength, piIndex, deferred, facts);
   }
 
   /**
@@ -369,8 +390,8 @@ function invalidUtf8Problem(line: number): Problem {
   );
 }
 
-function hasBom(bytes: Uint8Array): boolean {
-  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+function hasBom(bytes: Uint8Array, start: number, end: number): boolean {
+  return end - start >= 3 && bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf;
 }
 
 function isBlank(text: string): boolean {

@@ -5,7 +5,19 @@
 
 import { describe, expect, it } from "vitest";
 import { MAX_ENTRY_DEPTH } from "./nesting.ts";
-import { skimLine } from "./skim.ts";
+import { skimLine, skimmedInvalidUtf8 } from "./skim.ts";
+
+type Skimmed =
+  | { kind: "object"; stub: Record<string, unknown>; invalidUtf8: boolean }
+  | { kind: "blank" | "other" };
+
+/** `skimLine`'s answer as one object, for the assertions. */
+function skimmed(...args: Parameters<typeof skimLine>): Skimmed {
+  const outcome = skimLine(...args);
+  return typeof outcome === "string"
+    ? { kind: outcome }
+    : { kind: "object", stub: outcome, invalidUtf8: skimmedInvalidUtf8() };
+}
 import { DEFERRED_VALUE } from "./stub.ts";
 
 function mulberry32(seed: number): () => number {
@@ -150,6 +162,19 @@ function expectStubMatches(
   }
 }
 
+/**
+ * Skims `line` as the range it is of a larger buffer, at a random alignment,
+ * with quotes around it: a skim reading a byte outside its range would end a
+ * string there, and accept what `JSON.parse` rejects.
+ */
+function skimRange(random: () => number, line: Uint8Array): Skimmed {
+  const before = 1 + Math.floor(random() * 7);
+  const after = 1 + Math.floor(random() * 7);
+  const buffer = new Uint8Array(before + line.length + after).fill(0x22);
+  buffer.set(line, before);
+  return skimmed(buffer, undefined, before, before + line.length);
+}
+
 describe("skimLine", () => {
   it("accepts exactly what JSON.parse accepts as an object, keeping the same small fields", () => {
     const random = mulberry32(20261202);
@@ -158,7 +183,8 @@ describe("skimLine", () => {
     for (let round = 0; round < 6000; round++) {
       const valid = encoder.encode(randomEntryLine(random));
       const bytes = round % 3 === 0 ? valid : damage(random, valid);
-      const outcome = skimLine(bytes);
+      // Every other line as a range of a larger buffer, as the reader hands lines over.
+      const outcome = round % 2 === 0 ? skimmed(bytes) : skimRange(random, bytes);
       const parsed = parsedObject(bytes);
       const isBlank = lenient.decode(bytes).trim() === "";
       if (outcome.kind === "object") {
@@ -187,7 +213,7 @@ describe("skimLine", () => {
   it("ignores key order and keeps the last of repeated keys, as JSON.parse does", () => {
     const line =
       '{"customType":"x","data":{"a":[1,2]},"id":"aaaa0001","parentId":null,"type":"custom","id":"bbbb0002","timestamp":"2026-01-01T00:00:00.000Z"}';
-    const outcome = skimLine(encoder.encode(line));
+    const outcome = skimmed(encoder.encode(line));
     expect(outcome.kind).toBe("object");
     if (outcome.kind !== "object") return;
     expect(outcome.stub).toMatchObject({ type: "custom", id: "bbbb0002", parentId: null, customType: "x" });
@@ -205,7 +231,7 @@ describe("skimLine", () => {
     ];
     for (const body of cases) {
       const line = message(body);
-      const outcome = skimLine(encoder.encode(line));
+      const outcome = skimmed(encoder.encode(line));
       expect(outcome.kind, line).toBe("object");
       if (outcome.kind !== "object") continue;
       expect(outcome.stub.message, line).toEqual({ role: JSON.parse(body).role });
@@ -218,7 +244,7 @@ describe("skimLine", () => {
     for (const [n, id] of ids.entries()) {
       const parentId = n === 0 ? null : ids[n - 1];
       const line = JSON.stringify({ type: "label", id, parentId, timestamp: times[n % times.length] });
-      const outcome = skimLine(encoder.encode(line), parentId);
+      const outcome = skimmed(encoder.encode(line), parentId);
       expect(outcome.kind).toBe("object");
       if (outcome.kind !== "object") continue;
       expect({ ...outcome.stub }).toEqual(JSON.parse(line));
@@ -245,15 +271,15 @@ describe("skimLine", () => {
     ];
     for (const line of cases) {
       expect(() => JSON.parse(line), line).toThrow();
-      expect(skimLine(encoder.encode(line)).kind, line).toBe("other");
+      expect(skimmed(encoder.encode(line)).kind, line).toBe("other");
     }
   });
 
   it("crosses deep nesting without recursion, leaving a line nested too deep to the parser", () => {
     const line = (depth: number) => `{"id":"aaaa0001","data":${"[".repeat(depth)}${"]".repeat(depth)}}`;
-    expect(skimLine(encoder.encode(line(MAX_ENTRY_DEPTH - 3))).kind).toBe("object");
+    expect(skimmed(encoder.encode(line(MAX_ENTRY_DEPTH - 3))).kind).toBe("object");
     // Parsed whole instead, where nesting.ts replaces what is too deep and reports it.
-    expect(skimLine(encoder.encode(line(MAX_ENTRY_DEPTH - 2))).kind).toBe("other");
-    expect(skimLine(encoder.encode(line(200_000))).kind).toBe("other");
+    expect(skimmed(encoder.encode(line(MAX_ENTRY_DEPTH - 2))).kind).toBe("other");
+    expect(skimmed(encoder.encode(line(200_000))).kind).toBe("other");
   });
 });

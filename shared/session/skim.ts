@@ -16,13 +16,13 @@ import { MAX_ENTRY_DEPTH } from "./nesting.ts";
 import { asciiString, decodeKey, decodeString, sameAscii } from "./skim-decode.ts";
 import { DEFERRED_VALUE, keepsString, messageStub } from "./stub.ts";
 
-export type SkimOutcome =
-  /** A JSON object: `stub` has its small fields; `invalidUtf8`: some bytes will read as U+FFFD. */
-  | { kind: "object"; stub: Record<string, unknown>; invalidUtf8: boolean }
-  /** Only white space. */
-  | { kind: "blank" }
-  /** Not an object, or not valid JSON: the caller parses the line fully to get `JSON.parse`'s own answer. */
-  | { kind: "other" };
+/**
+ * What `skimLine` found: a JSON object's stub (its small fields; see
+ * `skimmedInvalidUtf8` for its bytes), only white space (`"blank"`), or not
+ * an object, or not valid JSON (`"other"`: the caller parses the line fully
+ * to get `JSON.parse`'s own answer). No object is made per line but the stub.
+ */
+export type SkimOutcome = Record<string, unknown> | "blank" | "other";
 
 const HEX = new Uint8Array(256);
 for (const c of "0123456789abcdefABCDEF") HEX[c.charCodeAt(0)] = 1;
@@ -44,12 +44,9 @@ for (let c = 0x80; c < 0x100; c++) STRING_CLASS[c] = NON_ASCII;
 /** Scanner state, module-level to keep the hot paths free of allocation. */
 let bytes: Uint8Array = new Uint8Array(0);
 let end = 0;
-/**
- * The line's buffer as 32-bit words (made once per buffer: lines are views of
- * the reader's chunk), and the line's byte offset in it.
- */
+/** The buffer of `wordsOf` (the last input) as 32-bit words, and the byte offset of that input in it. */
 let words: Int32Array = new Int32Array(0);
-let wordsBuffer: ArrayBufferLike | null = null;
+let wordsOf: Uint8Array | null = null;
 let base = 0;
 let stringHasEscape = false;
 let stringHasNonAscii = false;
@@ -59,29 +56,36 @@ let previousId: unknown;
 const FAIL = -1;
 
 /**
- * Skims one line. Bytes outside strings must be JSON; inside strings any
- * byte sequence is accepted, invalid UTF-8 being noted. `previous`: the id
- * of the entry before, which most entries name as their parent.
+ * Skims one line, `input[start, stop)` (by default all of `input`). Bytes
+ * outside strings must be JSON; inside strings any byte sequence is accepted,
+ * invalid UTF-8 being noted. `previous`: the id of the entry before, which
+ * most entries name as their parent.
  */
-export function skimLine(input: Uint8Array, previous?: unknown): SkimOutcome {
+export function skimLine(input: Uint8Array, previous?: unknown, start = 0, stop = input.length): SkimOutcome {
   previousId = previous;
   bytes = input;
-  end = input.length;
+  end = stop;
   lineHasInvalidUtf8 = false;
-  if (input.buffer !== wordsBuffer) {
-    wordsBuffer = input.buffer;
+  if (input !== wordsOf) {
+    // Lines come as ranges of one array per chunk read: its words are made once, not per line.
+    wordsOf = input;
     words = new Int32Array(input.buffer, 0, input.buffer.byteLength >> 2);
+    base = input.byteOffset;
   }
-  base = input.byteOffset;
-  let i = skipWhitespace(0);
-  if (i === end) return { kind: "blank" };
-  if (bytes[i] !== 0x7b /* { */) return { kind: "other" };
+  let i = skipWhitespace(start);
+  if (i === end) return "blank";
+  if (bytes[i] !== 0x7b /* { */) return "other";
   const stub = new Stub() as Record<string, unknown>;
   i = scanObject(i, stub, 0);
-  if (i === FAIL) return { kind: "other" };
+  if (i === FAIL) return "other";
   i = skipWhitespace(i);
-  if (i !== end) return { kind: "other" };
-  return { kind: "object", stub, invalidUtf8: lineHasInvalidUtf8 };
+  if (i !== end) return "other";
+  return stub;
+}
+
+/** Whether the line last skimmed to a stub has bytes that are not UTF-8 (they read as U+FFFD). */
+export function skimmedInvalidUtf8(): boolean {
+  return lineHasInvalidUtf8;
 }
 
 /**
@@ -90,6 +94,9 @@ export function skimLine(input: Uint8Array, previous?: unknown): SkimOutcome {
  * fifth and later would take a second allocation (40 B an entry).
  */
 class Stub {}
+
+/** Where a message's fields are read (its role only: see `scanObject`). */
+const messageFields: Record<string, unknown> = { role: undefined };
 
 function skipWhitespace(i: number): number {
   while (i < end) {
@@ -141,10 +148,11 @@ function scanObject(i: number, into: Record<string, unknown> | null, level: numb
           into[key] = decodeString(bytes, start, i - 1, stringHasEscape, stringHasNonAscii);
         else delete into[key];
       } else if (c === 0x7b && key === "message" && level === 0) {
-        const message: Record<string, unknown> = {};
-        i = scanObject(i, message, 1);
+        // The message's role is all it keeps: read into one object used for every line.
+        messageFields.role = undefined;
+        i = scanObject(i, messageFields, 1);
         // One stub per role, shared by every entry (as stub.ts keeps them).
-        into[key] = messageStub(message.role);
+        into[key] = messageStub(messageFields.role);
       } else if (c === 0x7b || c === 0x5b) {
         i = skipValue(i);
         // A placeholder: the key exists and holds a container, its body is read later.
