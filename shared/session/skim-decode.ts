@@ -36,8 +36,13 @@ export function asciiString(bytes: Uint8Array, start: number, stop: number): str
 /** Keys repeat on every line: decode each distinct one once. */
 const keyCache = new Map<number, string>();
 
-/** The last key decoded of each length: a line's keys mostly repeat the line before's, each its own length. */
+/**
+ * The last key decoded of each length, and its bytes: a line's keys mostly
+ * repeat the line before's, each its own length. Compared as bytes: cheaper
+ * than reading the string back a character at a time.
+ */
 const lastKeyOfLength: (string | undefined)[] = new Array(25).fill(undefined);
+const lastKeyBytes = new Uint8Array(25 * 25);
 
 /** A key (or a value that repeats as keys do, such as a type): the same string each time. */
 export function decodeKey(
@@ -47,12 +52,19 @@ export function decodeKey(
   escaped: boolean,
   nonAscii: boolean,
 ): string {
-  if (escaped || nonAscii || stop - start > 24) return decodeString(bytes, start, stop, escaped, nonAscii);
-  const last = lastKeyOfLength[stop - start];
-  if (last !== undefined && sameAscii(last, bytes, start)) return last;
+  const length = stop - start;
+  if (escaped || nonAscii || length > 24) return decodeString(bytes, start, stop, escaped, nonAscii);
+  const last = lastKeyOfLength[length];
+  if (last !== undefined && sameBytes(lastKeyBytes, length * 25, bytes, start, length)) return last;
   const key = cachedKey(bytes, start, stop);
-  lastKeyOfLength[stop - start] = key;
+  lastKeyOfLength[length] = key;
+  lastKeyBytes.set(bytes.subarray(start, stop), length * 25);
   return key;
+}
+
+function sameBytes(a: Uint8Array, aStart: number, b: Uint8Array, bStart: number, length: number): boolean {
+  for (let k = 0; k < length; k++) if (a[aStart + k] !== b[bStart + k]) return false;
+  return true;
 }
 
 function cachedKey(bytes: Uint8Array, start: number, stop: number): string {
@@ -61,9 +73,22 @@ function cachedKey(bytes: Uint8Array, start: number, stop: number): string {
   const cached = keyCache.get(hash);
   if (cached !== undefined && cached.length === stop - start && sameAscii(cached, bytes, start))
     return cached;
-  const key = asciiString(bytes, start, stop);
+  const key = internalized(asciiString(bytes, start, stop));
   if (keyCache.size < 4096) keyCache.set(hash, key);
   return key;
+}
+
+/**
+ * V8's own copy of `text` as a property name. A key stored under a string
+ * that is not one is looked up in V8's table of names, and the string turned
+ * into a reference to the name found: each later read of its characters then
+ * goes through that reference.
+ */
+function internalized(text: string): string {
+  // No prototype: `__proto__` is then a key like any other.
+  const holder = Object.create(null) as Record<string, true>;
+  holder[text] = true;
+  return Object.keys(holder)[0] ?? text;
 }
 
 /** Whether `text` (ASCII) is the bytes from `start`. */

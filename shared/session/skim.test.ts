@@ -238,6 +238,22 @@ describe("skimLine", () => {
     }
   });
 
+  it("keeps keys that name object internals (__proto__, constructor, a number) as plain keys, each time", () => {
+    const line =
+      '{"type":"custom","id":"aaaa0001","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","__proto__":"p","constructor":"c","12":"n","toString":1}';
+    // Twice: the second time the keys come from the skim's caches.
+    for (let round = 0; round < 2; round++) {
+      const outcome = skimmed(encoder.encode(line));
+      expect(outcome.kind).toBe("object");
+      if (outcome.kind !== "object") return;
+      expect(Object.getPrototypeOf(outcome.stub)).not.toBe(null);
+      expect(Object.keys(outcome.stub).sort()).toEqual(
+        ["12", "constructor", "id", "parentId", "timestamp", "toString", "type"].sort(),
+      );
+      expect(outcome.stub).toMatchObject({ constructor: "c", 12: "n", toString: 1, type: "custom" });
+    }
+  });
+
   it("decodes ids and timestamps of every length alike, a parentId equal to the id before included", () => {
     const ids = ["a", "aaaa0001", "bbbb0002", "019a70e1-3e8b-710e-a4b3-6408c0f75dc3", "é0000001"];
     const times = ["2026-01-01T00:00:00.000Z", "2026-01-01T00:00:00Z", "2026-01-01T00:00:00.000+01:00"];
