@@ -24,14 +24,9 @@ export function linkParents(
   nodes: Map<string, TreeNode>,
   problems: Problem[],
 ): { roots: string[]; orphans: string[] } {
-  const orphans = attachParents(nodes, problems);
-  const roots: string[] = [];
-  for (const node of nodes.values()) {
-    if (node.parent === null) roots.push(node.id);
-    else node.parent.addChild(node.id);
-  }
-  // Every node reachable from a root gets its depth; those left over hang in or below a parent cycle.
-  if (assignDepths(nodes) < nodes.size) {
+  const { roots, orphans, reached } = attachParents(nodes, problems);
+  // A node whose parent came later in the file gets its depth from a walk up; those left over hang in or below a parent cycle.
+  if (reached < nodes.size && reached + assignDepths(nodes) < nodes.size) {
     for (const cut of breakCycles(nodes, problems)) roots.push(cut.id);
     assignDepths(nodes);
   }
@@ -45,31 +40,64 @@ export function linkParents(
   return { roots, orphans };
 }
 
-/** Sets each node's parent where its declared parent is in the index; returns the orphans' ids. */
-function attachParents(nodes: Map<string, TreeNode>, problems: Problem[]): string[] {
+/**
+ * Sets each node's parent where its declared parent is in the index, and adds
+ * it to its parent's children, or to the roots. A node gets its depth at once
+ * when its parent has one (a root, or a node whose parents came before it in
+ * the file, as they almost always do): `reached` counts those.
+ */
+function attachParents(
+  nodes: Map<string, TreeNode>,
+  problems: Problem[],
+): { roots: string[]; orphans: string[]; reached: number } {
+  const roots: string[] = [];
   const orphans: string[] = [];
+  let reached = 0;
   let before: TreeNode | null = null;
   for (const node of nodes.values()) {
     const previous = before;
     before = node;
-    const parentId = declaredParentId(node.entry);
-    if (parentId === null) continue;
-    if (parentId === node.id) {
-      problems.push(selfParentProblem(node));
-      continue;
-    }
-    // Most parents are the entry just before: no lookup for them.
-    const parent = previous !== null && previous.id === parentId ? previous : nodes.get(parentId);
-    if (!parent) {
-      orphans.push(node.id);
-      problems.push(orphanProblem(node, parentId));
+    const parent = parentIn(nodes, node, previous, problems, orphans);
+    if (parent === null) {
+      roots.push(node.id);
+      node.depth = 0;
+      reached++;
       continue;
     }
     // The parent's own id string: the copy each line decoded goes (a stub is ours to change; 24 B an entry).
     if (node.deferred) (node.entry as { parentId: unknown }).parentId = parent.id;
     node.parent = parent;
+    parent.addChild(node.id);
+    if (parent.depth >= 0) {
+      node.depth = parent.depth + 1;
+      reached++;
+    }
   }
-  return orphans;
+  return { roots, orphans, reached };
+}
+
+/** The node's declared parent if it is in the index (`previous`, the node before, most often), else null with the problem noted. */
+function parentIn(
+  nodes: Map<string, TreeNode>,
+  node: TreeNode,
+  previous: TreeNode | null,
+  problems: Problem[],
+  orphans: string[],
+): TreeNode | null {
+  const parentId = declaredParentId(node.entry);
+  if (parentId === null) return null;
+  if (parentId === node.id) {
+    problems.push(selfParentProblem(node));
+    return null;
+  }
+  // Most parents are the entry just before: no lookup for them.
+  const parent = previous !== null && previous.id === parentId ? previous : nodes.get(parentId);
+  if (parent === undefined) {
+    orphans.push(node.id);
+    problems.push(orphanProblem(node, parentId));
+    return null;
+  }
+  return parent;
 }
 
 function isSortedByLine(nodes: Map<string, TreeNode>, ids: readonly string[]): boolean {
