@@ -293,17 +293,18 @@ export interface SessionStats {
 }
 
 export function sessionStats(file: string, index: SessionIndex, parseMs: number): SessionStats {
-  const byType: Record<string, number> = {};
-  const byRole: Record<string, number> = {};
+  // Counted in maps: an entry's type and role are strings read from the file, which as object keys would be looked up each time.
+  const byType = new Map<string, number>();
+  const byRole = new Map<string, number>();
   let maxDepth = 0;
   let branchPoints = 0;
   let leaves = 0;
   // Every entry line counts, an overridden duplicate id too, so the counts add up to `entries`.
   for (const entry of index.entries) {
-    byType[entry.type] = (byType[entry.type] ?? 0) + 1;
+    byType.set(entry.type, (byType.get(entry.type) ?? 0) + 1);
     const message: unknown = entry.type === "message" ? entry.message : undefined;
     const role = isRecord(message) && typeof message.role === "string" ? message.role : undefined;
-    if (role) byRole[role] = (byRole[role] ?? 0) + 1;
+    if (role) byRole.set(role, (byRole.get(role) ?? 0) + 1);
   }
   for (const node of index.nodes.values()) {
     if (node.depth > maxDepth) maxDepth = node.depth;
@@ -316,8 +317,8 @@ export function sessionStats(file: string, index: SessionIndex, parseMs: number)
     lines: index.lineCount,
     entries: index.entries.length,
     version: index.version,
-    byType,
-    byRole,
+    byType: Object.fromEntries(byType),
+    byRole: Object.fromEntries(byRole),
     maxDepth,
     roots: index.roots.length,
     branchPoints,
