@@ -58,7 +58,9 @@ export function decodeKey(
   if (last !== undefined && sameBytes(lastKeyBytes, length * 25, bytes, start, length)) return last;
   const key = cachedKey(bytes, start, stop);
   lastKeyOfLength[length] = key;
-  lastKeyBytes.set(bytes.subarray(start, stop), length * 25);
+  // A loop: a subarray and `set` for a few bytes cost more than the lookup saves, and this runs
+  // often (a role and a key of its length take turns: "assistant" and "timestamp").
+  for (let k = 0; k < length; k++) lastKeyBytes[length * 25 + k] = bytes[start + k]!;
   return key;
 }
 
