@@ -123,6 +123,8 @@ describe("RecordTable", () => {
       [301, 5, 3, 1],
       [100_000, 2 ** 40, 2 ** 20, 400],
       [1, 0.5, 0, 0],
+      // Not whole, in columns still narrow: each widens to doubles.
+      [2, 1, 2.5, 1.25],
     ];
     for (const [line, offset, byteLength, piIndex] of rows) {
       table.push(value, line, offset, byteLength, piIndex, false, undefined);

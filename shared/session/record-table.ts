@@ -341,26 +341,24 @@ function resized<T extends NumberColumn>(column: T, size: number): T {
   return next;
 }
 
+/** The largest value a column holds, by its bytes per element (doubles: any number). */
+const LIMIT_BY_WIDTH = [0, 0xff, 0xffff, 0, 0xffffffff, 0, 0, 0, Infinity];
+
 /** Writes `value` at `at`, first widening the column to the narrowest kind that holds it and its values. */
 function stored(column: NumberColumn, at: number, value: number): NumberColumn {
-  let target = column;
-  if (
-    !(target instanceof Float64Array) &&
-    !(value >= 0 && value <= maxOf(target) && Number.isInteger(value))
-  ) {
-    const wider =
-      !Number.isInteger(value) || value < 0 || value > 0xffffffff
-        ? new Float64Array(column.length)
-        : value > 0xffff || column instanceof Uint32Array
-          ? new Uint32Array(column.length)
-          : new Uint16Array(column.length);
-    wider.set(column);
-    target = wider;
+  // One load to know the column's kind: `instanceof` on each row cost more than the write.
+  const limit = LIMIT_BY_WIDTH[column.BYTES_PER_ELEMENT]!;
+  if (limit === Infinity || (value >= 0 && value <= limit && Number.isInteger(value))) {
+    column[at] = value;
+    return column;
   }
-  target[at] = value;
-  return target;
-}
-
-function maxOf(column: Uint8Array | Uint16Array | Uint32Array): number {
-  return column instanceof Uint8Array ? 0xff : column instanceof Uint16Array ? 0xffff : 0xffffffff;
+  const wider =
+    !Number.isInteger(value) || value < 0 || value > 0xffffffff
+      ? new Float64Array(column.length)
+      : value > 0xffff || column instanceof Uint32Array
+        ? new Uint32Array(column.length)
+        : new Uint16Array(column.length);
+  wider.set(column);
+  wider[at] = value;
+  return wider;
 }
