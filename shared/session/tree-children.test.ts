@@ -120,5 +120,20 @@ describe("tree node children", () => {
       expect(p.childCount).toBe(3);
       expect(index.nodes.get("early")!.children).toEqual(["only"]);
     });
+
+    it(`orders ties by the line that won an id used twice, not by the id's first line (${mode})`, () => {
+      const index = indexOf(
+        fileOf([
+          line("p", null, 1),
+          line("again", "p", 2),
+          line("other", "p", 2),
+          // The id's later line wins: it comes after "other", at the same time.
+          line("again", "p", 2),
+        ]),
+        mode,
+      );
+      expect(index.nodes.get("p")!.children).toEqual(["other", "again"]);
+      expect(index.nodes.get("again")!.line).toBe(5);
+    });
   }
 });

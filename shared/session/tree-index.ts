@@ -20,7 +20,7 @@ import { migrateInMemory } from "./migrate.ts";
 import type { ParsedSession } from "./parse.ts";
 import type { RecordTable } from "./record-table.ts";
 import { type Problem, problem } from "./problems.ts";
-import { linkParents, sortChildren } from "./tree-links.ts";
+import { linkParents } from "./tree-links.ts";
 import type { SessionEntry, SessionHeader } from "./types.ts";
 
 export interface TreeNode {
@@ -120,7 +120,6 @@ export function buildSessionIndex(parsed: ParsedSession): SessionIndex {
   const problems = parsed.problems;
   const { entries, nodes, labels, sessionName, archiveMarkers } = indexRecords(parsed.records, problems);
   const { roots, orphans } = linkParents(nodes, problems);
-  sortChildren(nodes);
   const lastEntry = entries[entries.length - 1];
   const header = parsed.header;
   return {

@@ -17,14 +17,14 @@ export function declaredParentId(entry: SessionEntry): string | null {
 
 /**
  * Links every node to its declared parent, gives each its depth, cuts parent
- * cycles, and orders roots and child lists by line (file order of the
- * winning line). Returns the roots and orphans, by id.
+ * cycles, and orders roots (file order of the winning line) and child lists
+ * (Pi's `/tree` order: see `sortChildren`). Returns the roots and orphans, by id.
  */
 export function linkParents(
   nodes: Map<string, TreeNode>,
   problems: Problem[],
 ): { roots: string[]; orphans: string[] } {
-  const { roots, orphans, reached } = attachParents(nodes, problems);
+  const { roots, orphans, reached, branching } = attachParents(nodes, problems);
   // A node whose parent came later in the file gets its depth from a walk up; those left over hang in or below a parent cycle.
   if (reached < nodes.size && reached + assignDepths(nodes) < nodes.size) {
     for (const cut of breakCycles(nodes, problems)) roots.push(cut.id);
@@ -32,11 +32,7 @@ export function linkParents(
   }
   // `nodes` iterates in first-insertion order; Pi lists roots and children in file order of the winning line.
   roots.sort((a, b) => nodes.get(a)!.line - nodes.get(b)!.line);
-  for (const node of nodes.values()) {
-    if (node.childCount > 1 && !isSortedByLine(nodes, node.children)) {
-      node.setChildren([...node.children].sort((a, b) => nodes.get(a)!.line - nodes.get(b)!.line));
-    }
-  }
+  sortChildren(nodes, branching);
   return { roots, orphans };
 }
 
@@ -44,14 +40,16 @@ export function linkParents(
  * Sets each node's parent where its declared parent is in the index, and adds
  * it to its parent's children, or to the roots. A node gets its depth at once
  * when its parent has one (a root, or a node whose parents came before it in
- * the file, as they almost always do): `reached` counts those.
+ * the file, as they almost always do): `reached` counts those. `branching`:
+ * the nodes given a second child, the only lists there are to order.
  */
 function attachParents(
   nodes: Map<string, TreeNode>,
   problems: Problem[],
-): { roots: string[]; orphans: string[]; reached: number } {
+): { roots: string[]; orphans: string[]; reached: number; branching: TreeNode[] } {
   const roots: string[] = [];
   const orphans: string[] = [];
+  const branching: TreeNode[] = [];
   let reached = 0;
   let before: TreeNode | null = null;
   for (const node of nodes.values()) {
@@ -67,13 +65,14 @@ function attachParents(
     // The parent's own id string: the copy each line decoded goes (a stub is ours to change; 24 B an entry).
     if (node.deferred) (node.entry as { parentId: unknown }).parentId = parent.id;
     node.parent = parent;
+    if (parent.childCount === 1) branching.push(parent);
     parent.addChild(node.id);
     if (parent.depth >= 0) {
       node.depth = parent.depth + 1;
       reached++;
     }
   }
-  return { roots, orphans, reached };
+  return { roots, orphans, reached, branching };
 }
 
 /** The node's declared parent if it is in the index (`previous`, the node before, most often), else null with the problem noted. */
@@ -153,11 +152,19 @@ function breakCycles(nodes: Map<string, TreeNode>, problems: Problem[]): TreeNod
   return cut;
 }
 
-/** Pi's `/tree` order: a stable sort of each child list by `new Date(timestamp)`. */
-export function sortChildren(nodes: Map<string, TreeNode>): void {
+/**
+ * Pi's `/tree` order for the child lists of `branching` (the nodes with more
+ * than one child; the others have nothing to order): file order of the
+ * winning line, then a stable sort by `new Date(timestamp)`.
+ */
+function sortChildren(nodes: Map<string, TreeNode>, branching: readonly TreeNode[]): void {
+  const line = (id: string) => nodes.get(id)!.line;
   const time = (id: string) => new Date(nodes.get(id)!.entry.timestamp).getTime();
-  for (const node of nodes.values()) {
+  for (const node of branching) {
+    // A cut cycle may have taken a child away since.
     if (node.childCount < 2) continue;
+    if (!isSortedByLine(nodes, node.children))
+      node.setChildren([...node.children].sort((a, b) => line(a) - line(b)));
     const children = node.children;
     let sorted = true;
     for (let i = 1; i < children.length && sorted; i++) {
