@@ -202,14 +202,15 @@ function skipValue(i: number): number {
       if (i === FAIL) return FAIL;
     } else if (c === 0x7b || c === 0x5b) {
       if (depth >= deepest) return FAIL;
-      openers[depth++] = c === 0x7b ? OBJECT : ARRAY;
       i++;
       if (i < stop && b[i]! <= 0x20) i = skipWhitespace(i);
       if (i >= stop) return FAIL;
-      if (b[i] === c + 2 /* } or ] */) {
-        depth--;
-        i++;
-      } else {
+      // An empty container is a complete value, never on the stack. Stepped over by an addition every
+      // container makes: an operation first met late (empty ones are rare) has V8 compile the loop again.
+      const empty = b[i] === c + 2; /* } or ] */
+      i += empty ? 1 : 0;
+      if (!empty) {
+        openers[depth++] = c === 0x7b ? OBJECT : ARRAY;
         if (c === 0x7b) {
           i = skipKeyColon(i);
           if (i === FAIL) return FAIL;
