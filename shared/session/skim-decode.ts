@@ -36,13 +36,17 @@ export function asciiString(bytes: Uint8Array, start: number, stop: number): str
 /** Keys repeat on every line: decode each distinct one once. */
 const keyCache = new Map<number, string>();
 
+/** Keys (and values decoded as keys) up to this many bytes are remembered by length. */
+const LAST_KEY_MAX = 24;
+
 /**
  * The last key decoded of each length, and its bytes: a line's keys mostly
  * repeat the line before's, each its own length. Compared as bytes: cheaper
  * than reading the string back a character at a time.
  */
-const lastKeyOfLength: (string | undefined)[] = new Array(25).fill(undefined);
-const lastKeyBytes = new Uint8Array(25 * 25);
+const lastKeyOfLength: (string | undefined)[] = new Array(LAST_KEY_MAX + 1).fill(undefined);
+/** Row `length` holds the bytes of `lastKeyOfLength[length]`. */
+const lastKeyBytes = new Uint8Array((LAST_KEY_MAX + 1) * LAST_KEY_MAX);
 
 /** A key (or a value that repeats as keys do, such as a type): the same string each time. */
 export function decodeKey(
@@ -53,14 +57,16 @@ export function decodeKey(
   nonAscii: boolean,
 ): string {
   const length = stop - start;
-  if (escaped || nonAscii || length > 24) return decodeString(bytes, start, stop, escaped, nonAscii);
+  if (escaped || nonAscii || length > LAST_KEY_MAX)
+    return decodeString(bytes, start, stop, escaped, nonAscii);
+  const row = length * LAST_KEY_MAX;
   const last = lastKeyOfLength[length];
-  if (last !== undefined && sameBytes(lastKeyBytes, length * 25, bytes, start, length)) return last;
+  if (last !== undefined && sameBytes(lastKeyBytes, row, bytes, start, length)) return last;
   const key = cachedKey(bytes, start, stop);
   lastKeyOfLength[length] = key;
   // A loop: a subarray and `set` for a few bytes cost more than the lookup saves, and this runs
   // often (a role and a key of its length take turns: "assistant" and "timestamp").
-  for (let k = 0; k < length; k++) lastKeyBytes[length * 25 + k] = bytes[start + k]!;
+  for (let k = 0; k < length; k++) lastKeyBytes[row + k] = bytes[start + k]!;
   return key;
 }
 
