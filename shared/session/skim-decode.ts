@@ -105,6 +105,35 @@ export function sameAscii(text: string, bytes: Uint8Array, start: number): boole
   return true;
 }
 
+/** A `parentId` equal to `previous` (the id of the entry before) is that same string: decoded once, kept once. */
+export function decodeParentId(
+  previous: unknown,
+  bytes: Uint8Array,
+  start: number,
+  stop: number,
+  escaped: boolean,
+  nonAscii: boolean,
+): string {
+  if (
+    typeof previous === "string" &&
+    !escaped &&
+    !nonAscii &&
+    previous.length === stop - start &&
+    sameAscii(previous, bytes, start)
+  )
+    return previous;
+  return decodeString(bytes, start, stop, escaped, nonAscii);
+}
+
+/** A number, `true`, `false` or `null`, from its valid JSON bytes. */
+export function scalarValue(bytes: Uint8Array, start: number, stop: number): unknown {
+  const c = bytes[start]!;
+  if (c === 0x74) return true;
+  if (c === 0x66) return false;
+  if (c === 0x6e) return null;
+  return Number(asciiString(bytes, start, stop));
+}
+
 /** Decodes the string between `start` and `stop` (exclusive, quotes excluded) as `JSON.parse` would. */
 export function decodeString(
   bytes: Uint8Array,

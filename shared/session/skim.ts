@@ -12,9 +12,10 @@
  * last value, as in `JSON.parse`.
  */
 
+import { scanLine } from "./line-scanner.ts";
 import { MAX_ENTRY_DEPTH } from "./nesting.ts";
-import { asciiString, decodeKey, decodeString, sameAscii } from "./skim-decode.ts";
-import { DEFERRED_VALUE, keepsString, messageStub } from "./stub.ts";
+import { decodeKey, decodeParentId, decodeString, scalarValue } from "./skim-decode.ts";
+import { DEFERRED_VALUE, keepsString, messageStub, SkimStub } from "./stub.ts";
 
 /**
  * What `skimLine` found: a JSON object's stub (its small fields; see
@@ -59,9 +60,21 @@ const FAIL = -1;
  * Skims one line, `input[start, stop)` (by default all of `input`). Bytes
  * outside strings must be JSON; inside strings any byte sequence is accepted,
  * invalid UTF-8 being noted. `previous`: the id of the entry before, which
- * most entries name as their parent.
+ * most entries name as their parent. The WebAssembly line scanner answers
+ * the common lines (`line-scanner.ts`); the rest are read here.
  */
 export function skimLine(input: Uint8Array, previous?: unknown, start = 0, stop = input.length): SkimOutcome {
+  lineHasInvalidUtf8 = false;
+  return scanLine(input, previous, start, stop) ?? skimLineInJavaScript(input, previous, start, stop);
+}
+
+/** `skimLine` without the WebAssembly scanner's fast path: the reference it is held to (tests). */
+export function skimLineInJavaScript(
+  input: Uint8Array,
+  previous: unknown = undefined,
+  start = 0,
+  stop = input.length,
+): SkimOutcome {
   previousId = previous;
   bytes = input;
   end = stop;
@@ -75,7 +88,7 @@ export function skimLine(input: Uint8Array, previous?: unknown, start = 0, stop 
   let i = skipWhitespace(start);
   if (i === end) return "blank";
   if (bytes[i] !== 0x7b /* { */) return "other";
-  const stub = new Stub() as Record<string, unknown>;
+  const stub = new SkimStub() as Record<string, unknown>;
   i = scanObject(i, stub, 0);
   if (i === FAIL) return "other";
   i = skipWhitespace(i);
@@ -87,13 +100,6 @@ export function skimLine(input: Uint8Array, previous?: unknown, start = 0, stop 
 export function skimmedInvalidUtf8(): boolean {
   return lineHasInvalidUtf8;
 }
-
-/**
- * A stub's object. Made by a constructor, its fields live in the object itself
- * (V8 sizes such objects from the first few it makes): added to a `{}`, the
- * fifth and later would take a second allocation (40 B an entry).
- */
-class Stub {}
 
 /** Where a message's fields are read (its role only: see `scanObject`). */
 const messageFields: Record<string, unknown> = { role: undefined };
@@ -143,7 +149,8 @@ function scanObject(i: number, into: Record<string, unknown> | null, level: numb
         // A type or role repeats on every line: decoded once, like a key.
         if (key === "type" || key === "role")
           into[key] = decodeKey(bytes, start, i - 1, stringHasEscape, stringHasNonAscii);
-        else if (key === "parentId") into[key] = decodeParentId(start, i - 1);
+        else if (key === "parentId")
+          into[key] = decodeParentId(previousId, bytes, start, i - 1, stringHasEscape, stringHasNonAscii);
         else if (keepsString(key, i - 1 - start))
           into[key] = decodeString(bytes, start, i - 1, stringHasEscape, stringHasNonAscii);
         else delete into[key];
@@ -161,7 +168,7 @@ function scanObject(i: number, into: Record<string, unknown> | null, level: numb
         const start = i;
         i = scanScalar(i);
         if (i === FAIL) return FAIL;
-        into[key] = scalarValue(start, i);
+        into[key] = scalarValue(bytes, start, i);
       }
     } else {
       i = skipValue(i);
@@ -409,27 +416,6 @@ function matchLiteral(i: number, literal: string): number {
   if (i + literal.length > end) return FAIL;
   for (let k = 0; k < literal.length; k++) if (bytes[i + k] !== literal.charCodeAt(k)) return FAIL;
   return i + literal.length;
-}
-
-function scalarValue(start: number, stop: number): unknown {
-  const c = bytes[start]!;
-  if (c === 0x74) return true;
-  if (c === 0x66) return false;
-  if (c === 0x6e) return null;
-  return Number(asciiString(bytes, start, stop));
-}
-
-/** A `parentId` equal to `skimLine`'s `previous` id is that same string: decoded once, kept once. */
-function decodeParentId(start: number, stop: number): string {
-  if (
-    typeof previousId === "string" &&
-    !stringHasEscape &&
-    !stringHasNonAscii &&
-    previousId.length === stop - start &&
-    sameAscii(previousId, bytes, start)
-  )
-    return previousId;
-  return decodeString(bytes, start, stop, stringHasEscape, stringHasNonAscii);
 }
 
 function isRoleKey(start: number, stop: number): boolean {
