@@ -7,8 +7,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { scanLine, useLineScanner } from "./line-scanner.ts";
 import { MAX_ENTRY_DEPTH } from "./nesting.ts";
+import { type ParsedSession, parseSessionBytes } from "./parse.ts";
 import { type SkimOutcome, skimLine, skimLineInJavaScript, skimmedInvalidUtf8 } from "./skim.ts";
 import { DEFERRED_VALUE } from "./stub.ts";
+import { generateSession } from "./testing/generate-session.ts";
 import { damage, mulberry32, randomEntryLine } from "./testing/random-lines.ts";
 
 const encoder = new TextEncoder();
@@ -180,6 +182,24 @@ describe("the line scanner", () => {
     // A short line after the long ones is scanned as before.
     const { fast: after } = bothOf(bytesOf(entry('"x":2')));
     expect(after).toMatchObject({ x: 2 });
+  });
+
+  it("leaves a structure-first parse of Pi's sessions, damaged ones included, exactly as the skim alone makes it", () => {
+    const rowsOf = (parsed: ParsedSession) =>
+      Array.from({ length: parsed.records.length }, (_, row) => {
+        const { value, ...rest } = parsed.records.at(row);
+        return { ...rest, fields: Object.entries(value) };
+      });
+    for (let seed = 1; seed <= 40; seed++) {
+      const { text } = generateSession({ seed, entryCount: 150, damage: seed % 2 === 0 });
+      const bytes = bytesOf(text);
+      const scanned = parseSessionBytes(bytes, { mode: "structure", chunkSize: 4096 });
+      useLineScanner(false);
+      const skimmed = parseSessionBytes(bytes, { mode: "structure", chunkSize: 4096 });
+      useLineScanner(true);
+      expect(rowsOf(scanned), `seed ${seed}`).toEqual(rowsOf(skimmed));
+      expect(scanned.problems, `seed ${seed}`).toEqual(skimmed.problems);
+    }
   });
 
   it("leaves every line to the skim when turned off, as where WebAssembly cannot run", () => {
