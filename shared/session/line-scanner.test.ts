@@ -5,7 +5,7 @@
  */
 
 import { afterEach, describe, expect, it } from "vitest";
-import { scanLine, useLineScanner } from "./line-scanner.ts";
+import { scanLine, setLineScannerEnabled } from "./line-scanner.ts";
 import { MAX_ENTRY_DEPTH } from "./nesting.ts";
 import { type ParsedSession, parseSessionBytes } from "./parse.ts";
 import { type SkimOutcome, skimLine, skimLineInJavaScript, skimmedInvalidUtf8 } from "./skim.ts";
@@ -48,7 +48,7 @@ function expectSameAnswer(fast: ReturnType<typeof scanLine>, reference: SkimOutc
 const entry = (fields: string) =>
   `{"type":"message","id":"aaaa0001","parentId":"prev0001","timestamp":"2026-01-01T00:00:00.000Z",${fields}}`;
 
-afterEach(() => useLineScanner(true));
+afterEach(() => setLineScannerEnabled(true));
 
 describe("the line scanner", () => {
   it("answers random lines, valid and damaged, as the JavaScript skim does, or leaves them to it", () => {
@@ -194,20 +194,20 @@ describe("the line scanner", () => {
       const { text } = generateSession({ seed, entryCount: 150, damage: seed % 2 === 0 });
       const bytes = bytesOf(text);
       const scanned = parseSessionBytes(bytes, { mode: "structure", chunkSize: 4096 });
-      useLineScanner(false);
+      setLineScannerEnabled(false);
       const skimmed = parseSessionBytes(bytes, { mode: "structure", chunkSize: 4096 });
-      useLineScanner(true);
+      setLineScannerEnabled(true);
       expect(rowsOf(scanned), `seed ${seed}`).toEqual(rowsOf(skimmed));
       expect(scanned.problems, `seed ${seed}`).toEqual(skimmed.problems);
     }
   });
 
   it("leaves every line to the skim when turned off, as where WebAssembly cannot run", () => {
-    useLineScanner(false);
+    setLineScannerEnabled(false);
     const line = bytesOf(entry('"x":1'));
     expect(scanLine(line, undefined, 0, line.length)).toBeUndefined();
     expect(skimLine(line)).toMatchObject({ type: "message", x: 1 });
-    useLineScanner(true);
+    setLineScannerEnabled(true);
     expect(scanLine(line, undefined, 0, line.length)).toMatchObject({ x: 1 });
   });
 });

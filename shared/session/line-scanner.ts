@@ -87,7 +87,7 @@ function hasRoom(active: Scanner, length: number): boolean {
 }
 
 /** Turns the fast path off or on again (tests of the JavaScript skim alone). */
-export function useLineScanner(enabled: boolean): void {
+export function setLineScannerEnabled(enabled: boolean): void {
   scanner = enabled ? undefined : null;
 }
 

@@ -4,15 +4,12 @@
  * characters and random formatting, and random damage to them.
  */
 
+import { Rng } from "./generate-session.ts";
+
+/** A seeded source of numbers in [0, 1) (mulberry32, as `Rng` of generate-session.ts). */
 export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rng = new Rng(seed);
+  return () => rng.next();
 }
 
 const PIECES = [
