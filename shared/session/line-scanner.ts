@@ -60,6 +60,8 @@ function loadScanner(): Scanner | null {
     for (let k = 0; k < binary.length; k++)
       binary[k] = Number.parseInt(LINE_SCANNER_WASM_HEX.slice(2 * k, 2 * k + 2), 16);
     const { exports } = new api.Instance(new api.Module(binary), {});
+    // The layout below is the scanner's: a module built with another one is not used.
+    if ((exports.LINE_START as { value?: unknown } | undefined)?.value !== LINE_START) return null;
     const memory = exports.memory as ScannerMemory;
     return {
       scanLine: exports.scanLine as (length: number) => number,
