@@ -1,6 +1,6 @@
 /**
  * The line scanner of the structure-first reader, in AssemblyScript, compiled
- * to WebAssembly (`npm run build:wasm` writes `shared/session/line-scanner-wasm.ts`).
+ * to WebAssembly (`npm run build:wasm` writes `shared/session/line-scanner-binary.ts`).
  *
  * It checks one line of JSON the way `shared/session/skim.ts` does, 16 bytes
  * at a time inside strings, and records where each member of the entry
