@@ -8,8 +8,8 @@
  */
 
 import { LINE_SCANNER_WASM_HEX } from "./line-scanner-binary.ts";
-import { decodeKey, decodeParentId, decodeString, scalarValue } from "./skim-decode.ts";
-import { DEFERRED_VALUE, keepsString, messageStub, SkimStub } from "./stub.ts";
+import { decodeKey, keepStringMember, scalarValue } from "./skim-decode.ts";
+import { DEFERRED_VALUE, messageStub, SkimStub } from "./stub.ts";
 
 /** The scanner's answers (see `scanLine` in wasm/line-scanner/scanner.ts). */
 const USE_SKIM = -2;
@@ -140,15 +140,16 @@ function stubOfMembers(
     const kindOnly = kind & 0xff;
     if (kindOnly === STRING) {
       const flags = members[row + 5]!;
-      const escaped = (flags & 1) !== 0;
-      const nonAscii = (flags & 2) !== 0;
-      if (key === "type" || key === "role")
-        stub[key] = decodeKey(input, valueStart, valueEnd, escaped, nonAscii);
-      else if (key === "parentId")
-        stub[key] = decodeParentId(previous, input, valueStart, valueEnd, escaped, nonAscii);
-      else if (keepsString(key, valueEnd - valueStart))
-        stub[key] = decodeString(input, valueStart, valueEnd, escaped, nonAscii);
-      else delete stub[key];
+      keepStringMember(
+        stub,
+        key,
+        input,
+        valueStart,
+        valueEnd,
+        (flags & 1) !== 0,
+        (flags & 2) !== 0,
+        previous,
+      );
     } else if (kindOnly === OBJECT && key === "message") {
       stub[key] = messageStub(roleOf(members, row, kind, input, start));
     } else if (kindOnly === OBJECT || kindOnly === ARRAY) {

@@ -218,7 +218,8 @@ export class SessionParser {
     if (skimmedInvalidUtf8()) this.result.problems.push(invalidUtf8Problem(lineNumber));
     this.result.trailingNonEntryLine = null;
     if (!terminated && this.result.unterminatedLastLine) this.result.unterminatedLastLine.parsed = true;
-    this.shareParentId(stub);
+    // The skim kept a parentId equal to this id as this very string already (`keepStringMember`).
+    this.previousId = stub.id;
     this.result.records.push(
       stub,
       lineNumber,

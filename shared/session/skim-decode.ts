@@ -5,6 +5,8 @@
  * saw while scanning it.
  */
 
+import { keepsString } from "./stub.ts";
+
 const utf8 = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
 const fromCharCode = String.fromCharCode;
 
@@ -105,8 +107,30 @@ export function sameAscii(text: string, bytes: Uint8Array, start: number): boole
   return true;
 }
 
-/** A `parentId` equal to `previous` (the id of the entry before) is that same string: decoded once, kept once. */
-export function decodeParentId(
+/**
+ * Keeps a string member of an entry in its stub, as the skim keeps them: a
+ * type or role decoded once like a key, a `parentId` equal to `previous` (the
+ * id of the entry before) as that same string, any other string only if the
+ * stub keeps one that long (a longer repeat of the key drops the earlier value).
+ */
+export function keepStringMember(
+  stub: Record<string, unknown>,
+  key: string,
+  bytes: Uint8Array,
+  start: number,
+  stop: number,
+  escaped: boolean,
+  nonAscii: boolean,
+  previous: unknown,
+): void {
+  if (key === "type" || key === "role") stub[key] = decodeKey(bytes, start, stop, escaped, nonAscii);
+  else if (key === "parentId") stub[key] = decodeParentId(previous, bytes, start, stop, escaped, nonAscii);
+  else if (keepsString(key, stop - start)) stub[key] = decodeString(bytes, start, stop, escaped, nonAscii);
+  else delete stub[key];
+}
+
+/** A `parentId` equal to `previous` is that same string: decoded once, kept once. */
+function decodeParentId(
   previous: unknown,
   bytes: Uint8Array,
   start: number,

@@ -14,8 +14,8 @@
 
 import { scanLine } from "./line-scanner.ts";
 import { MAX_ENTRY_DEPTH } from "./nesting.ts";
-import { decodeKey, decodeParentId, decodeString, scalarValue } from "./skim-decode.ts";
-import { DEFERRED_VALUE, keepsString, messageStub, SkimStub } from "./stub.ts";
+import { decodeKey, decodeString, keepStringMember, scalarValue } from "./skim-decode.ts";
+import { DEFERRED_VALUE, messageStub, SkimStub } from "./stub.ts";
 
 /**
  * What `skimLine` found: a JSON object's stub (its small fields; see
@@ -146,14 +146,7 @@ function scanObject(i: number, into: Record<string, unknown> | null, level: numb
         const start = i + 1;
         i = scanString(start);
         if (i === FAIL) return FAIL;
-        // A type or role repeats on every line: decoded once, like a key.
-        if (key === "type" || key === "role")
-          into[key] = decodeKey(bytes, start, i - 1, stringHasEscape, stringHasNonAscii);
-        else if (key === "parentId")
-          into[key] = decodeParentId(previousId, bytes, start, i - 1, stringHasEscape, stringHasNonAscii);
-        else if (keepsString(key, i - 1 - start))
-          into[key] = decodeString(bytes, start, i - 1, stringHasEscape, stringHasNonAscii);
-        else delete into[key];
+        keepStringMember(into, key, bytes, start, i - 1, stringHasEscape, stringHasNonAscii, previousId);
       } else if (c === 0x7b && key === "message" && level === 0) {
         // The message's role is all it keeps: read into one object used for every line.
         messageFields.role = undefined;
